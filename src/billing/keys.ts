@@ -1,0 +1,256 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { invalidParam, WebcapError } from '../errors.js';
+import type { Db } from '../store/db.js';
+import { newId } from '../store/ids.js';
+import type { ApiKeysTable } from '../store/schema.js';
+import { type Account, fromAccountRow, getAccountBySlug } from './accounts.js';
+
+export interface KeyQuotas {
+  readonly total: number | null;
+  readonly daily: number | null;
+  readonly weekly: number | null;
+  readonly monthly: number | null;
+}
+
+/** An API key's record; the key itself is known only at creation. */
+export interface ApiKey {
+  readonly id: string;
+  readonly accountId: string;
+  readonly alias: string;
+  readonly category: string;
+  readonly prefix: string;
+  readonly active: boolean;
+  readonly expiresAt: string | null;
+  readonly revokedAt: string | null;
+  readonly quotas: KeyQuotas;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface NewKey {
+  readonly accountSlug: string;
+  readonly alias?: string;
+  readonly category?: string;
+  readonly expiresAt?: string | null;
+  readonly quotas?: Partial<KeyQuotas>;
+  /** Use this key instead of a random one (the bootstrap key an operator sets). */
+  readonly plaintext?: string;
+}
+
+export interface KeyPatch {
+  readonly alias?: string;
+  readonly category?: string;
+  readonly active?: boolean;
+  readonly expiresAt?: string | null;
+  readonly quotas?: Partial<KeyQuotas>;
+}
+
+export type KeyVerification =
+  | { readonly ok: true; readonly key: ApiKey; readonly account: Account }
+  | { readonly ok: false; readonly reason: 'unknown' | 'inactive' | 'expired' | 'account_inactive' };
+
+const CATEGORY = /^[a-z][a-z0-9_-]{0,31}$/;
+const PREFIX_LENGTH = 12;
+
+/** SHA-256 of a key, hex: the only form in which a key is stored. */
+export function hashKey(plaintext: string): string {
+  return createHash('sha256').update(plaintext, 'utf8').digest('hex');
+}
+
+/** A new random key, `wc_live_` for production keys and `wc_test_` for every other category. */
+export function generateKey(category: string): string {
+  const kind = category === 'production' ? 'live' : 'test';
+  return `wc_${kind}_${randomBytes(24).toString('base64url')}`;
+}
+
+function fromKeyRow(row: ApiKeysTable): ApiKey {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    alias: row.alias,
+    category: row.category,
+    prefix: row.key_prefix,
+    active: row.active === 1,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    quotas: {
+      total: row.quota_total,
+      daily: row.quota_daily,
+      weekly: row.quota_weekly,
+      monthly: row.quota_monthly,
+    },
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The operator-facing JSON of a key: every field of the record, never the key or its hash. */
+export function keyJson(key: ApiKey, accountSlug: string) {
+  return {
+    id: key.id,
+    account: accountSlug,
+    account_id: key.accountId,
+    alias: key.alias,
+    category: key.category,
+    prefix: key.prefix,
+    active: key.active,
+    expires_at: key.expiresAt,
+    revoked_at: key.revokedAt,
+    quotas: key.quotas,
+    created_at: key.createdAt,
+    updated_at: key.updatedAt,
+  };
+}
+
+function checkQuotas(quotas: Partial<KeyQuotas> | undefined): void {
+  for (const [name, value] of Object.entries(quotas ?? {})) {
+    if (value !== null && value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
+      throw invalidParam(`quota_${name}`, 'must be a non-negative integer');
+    }
+  }
+}
+
+function normalizeExpiry(expiresAt: string | null | undefined): string | null | undefined {
+  if (expiresAt === undefined || expiresAt === null) return expiresAt;
+  const ms = Date.parse(expiresAt);
+  if (Number.isNaN(ms)) throw invalidParam('expires', 'must be an ISO 8601 date or date-time');
+  return new Date(ms).toISOString();
+}
+
+function checkCategory(category: string | undefined): void {
+  if (category !== undefined && !CATEGORY.test(category)) {
+    throw invalidParam('category', 'must be 1 to 32 characters of a-z, 0-9, _ and -, starting with a letter');
+  }
+}
+
+/** Creates a key for an account; the plaintext is returned here once and never again. */
+export async function createKey(
+  db: Db,
+  input: NewKey,
+  now: Date,
+): Promise<{ key: ApiKey; plaintext: string }> {
+  const category = input.category ?? 'development';
+  checkCategory(category);
+  checkQuotas(input.quotas);
+  const expiresAt = normalizeExpiry(input.expiresAt) ?? null;
+  const account = await getAccountBySlug(db, input.accountSlug);
+  const plaintext = input.plaintext ?? generateKey(category);
+  const stamp = now.toISOString();
+  const row: ApiKeysTable = {
+    id: newId('key'),
+    account_id: account.id,
+    alias: input.alias?.trim() || `${category} key`,
+    category,
+    key_hash: hashKey(plaintext),
+    key_prefix: plaintext.slice(0, PREFIX_LENGTH),
+    active: 1,
+    expires_at: expiresAt,
+    revoked_at: null,
+    quota_total: input.quotas?.total ?? null,
+    quota_daily: input.quotas?.daily ?? null,
+    quota_weekly: input.quotas?.weekly ?? null,
+    quota_monthly: input.quotas?.monthly ?? null,
+    created_at: stamp,
+    updated_at: stamp,
+  };
+  const clash = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('key_hash', '=', row.key_hash)
+    .executeTakeFirst();
+  if (clash !== undefined) throw new WebcapError('conflict', 'that key is already in use');
+  await db.insertInto('api_keys').values(row).execute();
+  return { key: fromKeyRow(row), plaintext };
+}
+
+export async function getKey(db: Db, id: string): Promise<{ key: ApiKey; accountSlug: string }> {
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .selectAll('api_keys')
+    .select('accounts.slug as account_slug')
+    .where('api_keys.id', '=', id)
+    .executeTakeFirst();
+  if (row === undefined) throw new WebcapError('not_found', `no key ${id}`);
+  return { key: fromKeyRow(row), accountSlug: row.account_slug };
+}
+
+/** Every key, or those of one account, oldest first. */
+export async function listKeys(
+  db: Db,
+  accountSlug?: string,
+): Promise<{ key: ApiKey; accountSlug: string }[]> {
+  let query = db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .selectAll('api_keys')
+    .select('accounts.slug as account_slug')
+    .orderBy('api_keys.created_at')
+    .orderBy('api_keys.id');
+  if (accountSlug !== undefined) {
+    await getAccountBySlug(db, accountSlug);
+    query = query.where('accounts.slug', '=', accountSlug);
+  }
+  const rows = await query.execute();
+  return rows.map((row) => ({ key: fromKeyRow(row), accountSlug: row.account_slug }));
+}
+
+/** Applies the fields present in the patch; a revoked key cannot be made active again. */
+export async function updateKey(db: Db, id: string, patch: KeyPatch, now: Date) {
+  checkCategory(patch.category);
+  checkQuotas(patch.quotas);
+  const expiresAt = normalizeExpiry(patch.expiresAt);
+  const { key } = await getKey(db, id);
+  if (patch.active === true && key.revokedAt !== null) {
+    throw new WebcapError('conflict', `key ${id} is revoked and cannot be reactivated`);
+  }
+  const changes: Partial<ApiKeysTable> = { updated_at: now.toISOString() };
+  if (patch.alias !== undefined) changes.alias = patch.alias.trim();
+  if (patch.category !== undefined) changes.category = patch.category;
+  if (patch.active !== undefined) changes.active = patch.active ? 1 : 0;
+  if (expiresAt !== undefined) changes.expires_at = expiresAt;
+  const quotas = patch.quotas ?? {};
+  if (quotas.total !== undefined) changes.quota_total = quotas.total;
+  if (quotas.daily !== undefined) changes.quota_daily = quotas.daily;
+  if (quotas.weekly !== undefined) changes.quota_weekly = quotas.weekly;
+  if (quotas.monthly !== undefined) changes.quota_monthly = quotas.monthly;
+  await db.updateTable('api_keys').set(changes).where('id', '=', id).execute();
+  return getKey(db, id);
+}
+
+/** Deactivates a key for good. */
+export async function revokeKey(db: Db, id: string, now: Date) {
+  const { key } = await getKey(db, id);
+  const stamp = now.toISOString();
+  await db
+    .updateTable('api_keys')
+    .set({ active: 0, revoked_at: key.revokedAt ?? stamp, updated_at: stamp })
+    .where('id', '=', id)
+    .execute();
+  return getKey(db, id);
+}
+
+/**
+ * Looks a presented key up by its hash and checks that it may be used now.
+ * The lookup goes by hash, so timing depends on the hash, not on how much of the key matched;
+ * the final comparison is constant-time as well.
+ */
+export async function verifyKey(db: Db, plaintext: string, now: Date): Promise<KeyVerification> {
+  const hash = hashKey(plaintext);
+  const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+  if (row === undefined || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) {
+    return { ok: false, reason: 'unknown' };
+  }
+  const key = fromKeyRow(row);
+  if (!key.active) return { ok: false, reason: 'inactive' };
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime())
+    return { ok: false, reason: 'expired' };
+  const accountRow = await db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('id', '=', key.accountId)
+    .executeTakeFirstOrThrow();
+  const account = fromAccountRow(accountRow);
+  if (!account.active) return { ok: false, reason: 'account_inactive' };
+  return { ok: true, key, account };
+}

@@ -1,0 +1,273 @@
+import { Command, InvalidArgumentError } from 'commander';
+import {
+  accountJson,
+  createAccount,
+  getAccountBySlug,
+  listAccounts,
+  updateAccount,
+} from '../billing/accounts.js';
+import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../billing/keys.js';
+import type { Config } from '../config.js';
+import { type Db, openStore } from '../store/db.js';
+
+function count(raw: string): number {
+  if (!/^\d+$/.test(raw)) throw new InvalidArgumentError('expected a non-negative integer');
+  return Number(raw);
+}
+
+/** A limit that may be cleared: a count, or `none` for unlimited. */
+function limit(raw: string): number | null {
+  return raw === 'none' || raw === 'null' ? null : count(raw);
+}
+
+function bool(raw: string): boolean {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new InvalidArgumentError('expected true or false');
+}
+
+function expiry(raw: string): string | null {
+  return raw === 'never' || raw === 'none' ? null : raw;
+}
+
+type Print = (value: unknown, human: string) => void;
+
+interface AccountOptions {
+  name?: string;
+  slug?: string;
+  active?: boolean;
+  stats?: boolean;
+  monthlyQuota?: number | null;
+  perSecond?: number | null;
+  perMinute?: number | null;
+  billingAnchor?: string;
+}
+
+interface KeyOptions {
+  account?: string;
+  alias?: string;
+  category?: string;
+  active?: boolean;
+  expires?: string | null;
+  quotaTotal?: number | null;
+  quotaDaily?: number | null;
+  quotaWeekly?: number | null;
+  quotaMonthly?: number | null;
+}
+
+function quotasOf(opts: KeyOptions) {
+  return {
+    total: opts.quotaTotal,
+    daily: opts.quotaDaily,
+    weekly: opts.quotaWeekly,
+    monthly: opts.quotaMonthly,
+  };
+}
+
+/** Runs one admin action against the configured database and prints its result. */
+function action<A extends unknown[]>(
+  config: () => Config,
+  run: (db: Db, print: Print, ...args: A) => Promise<void>,
+): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    const command = args[args.length - 1] as Command;
+    const json = command.optsWithGlobals().json === true;
+    const print: Print = (value, human) => {
+      process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human}\n`);
+    };
+    const store = await openStore(config().database);
+    try {
+      await run(store.db, print, ...args);
+    } finally {
+      await store.close();
+    }
+  };
+}
+
+function describeAccount(a: ReturnType<typeof accountJson>): string {
+  const quota = a.monthly_quota ?? 'no plan';
+  return `${a.slug}\t${a.name}\t${a.active ? 'active' : 'inactive'}\tmonthly quota ${quota}\tid ${a.id}`;
+}
+
+function describeKey(k: ReturnType<typeof keyJson>): string {
+  const state = k.revoked_at ? 'revoked' : k.active ? 'active' : 'inactive';
+  return `${k.id}\t${k.account}\t${k.alias}\t${k.category}\t${k.prefix}…\t${state}\texpires ${k.expires_at ?? 'never'}`;
+}
+
+/** `webcap admin ...`: operator commands working directly on the service's database. */
+export function adminCommand(config: () => Config): Command {
+  const admin = new Command('admin')
+    .description('manage accounts and API keys')
+    .option('--json', 'print JSON');
+
+  const accounts = admin.command('accounts').description('accounts');
+  accounts
+    .command('create')
+    .requiredOption('--name <name>', 'display name')
+    .requiredOption('--slug <slug>', 'identifier (a-z, 0-9, -)')
+    .option('--monthly-quota <n>', 'calls per billing period', count)
+    .option('--per-second <n>', 'cap on billable calls per second', count)
+    .option('--per-minute <n>', 'cap on billable calls per minute', count)
+    .option('--stats', 'enable GET /v1/stats')
+    .option('--billing-anchor <date>', 'start of the first billing period (ISO 8601)')
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print, opts: AccountOptions & { name: string; slug: string }) => {
+        const account = await createAccount(
+          db,
+          {
+            name: opts.name,
+            slug: opts.slug,
+            monthlyQuota: opts.monthlyQuota,
+            perSecond: opts.perSecond,
+            perMinute: opts.perMinute,
+            statsEnabled: opts.stats,
+            billingAnchor: opts.billingAnchor,
+          },
+          new Date(),
+        );
+        const json = accountJson(account);
+        print(json, `created account ${describeAccount(json)}`);
+      }),
+    );
+  accounts
+    .command('list')
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print) => {
+        const list = (await listAccounts(db)).map(accountJson);
+        print({ accounts: list }, list.map(describeAccount).join('\n') || 'no accounts');
+      }),
+    );
+  accounts
+    .command('show <slug>')
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print, slug: string) => {
+        const json = accountJson(await getAccountBySlug(db, slug));
+        print(json, describeAccount(json));
+      }),
+    );
+  accounts
+    .command('update <slug>')
+    .option('--name <name>', 'display name')
+    .option('--active <bool>', 'true or false', bool)
+    .option('--stats <bool>', 'enable GET /v1/stats: true or false', bool)
+    .option('--monthly-quota <n>', 'calls per billing period, or none', limit)
+    .option('--per-second <n>', 'cap per second, or none', limit)
+    .option('--per-minute <n>', 'cap per minute, or none', limit)
+    .option('--billing-anchor <date>', 'start of billing periods (ISO 8601)')
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print, slug: string, opts: AccountOptions) => {
+        const account = await updateAccount(
+          db,
+          slug,
+          {
+            name: opts.name,
+            active: opts.active,
+            statsEnabled: opts.stats,
+            monthlyQuota: opts.monthlyQuota,
+            perSecond: opts.perSecond,
+            perMinute: opts.perMinute,
+            billingAnchor: opts.billingAnchor,
+          },
+          new Date(),
+        );
+        const json = accountJson(account);
+        print(json, `updated account ${describeAccount(json)}`);
+      }),
+    );
+
+  const keys = admin.command('keys').description('API keys');
+  keys
+    .command('create')
+    .requiredOption('--account <slug>', 'owning account')
+    .option('--alias <alias>', 'friendly name')
+    .option('--category <category>', 'development, production, ...', 'development')
+    .option('--expires <date>', 'expiry (ISO 8601)')
+    .option('--quota-total <n>', 'billable calls ever', count)
+    .option('--quota-daily <n>', 'billable calls per UTC day', count)
+    .option('--quota-weekly <n>', 'billable calls per UTC week', count)
+    .option('--quota-monthly <n>', 'billable calls per UTC month', count)
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print, opts: KeyOptions & { account: string }) => {
+        const { key, plaintext } = await createKey(
+          db,
+          {
+            accountSlug: opts.account,
+            alias: opts.alias,
+            category: opts.category,
+            expiresAt: opts.expires,
+            quotas: quotasOf(opts),
+          },
+          new Date(),
+        );
+        const json = { ...keyJson(key, opts.account), key: plaintext };
+        print(json, `created key ${describeKey(json)}\n\n  ${plaintext}\n\nThe key is shown only this once.`);
+      }),
+    );
+  keys
+    .command('list')
+    .option('--account <slug>', 'only this account')
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print, opts: { account?: string }) => {
+        const list = (await listKeys(db, opts.account)).map(({ key, accountSlug }) =>
+          keyJson(key, accountSlug),
+        );
+        print({ keys: list }, list.map(describeKey).join('\n') || 'no keys');
+      }),
+    );
+  keys
+    .command('update <id>')
+    .option('--alias <alias>', 'friendly name')
+    .option('--category <category>', 'development, production, ...')
+    .option('--active <bool>', 'true or false', bool)
+    .option('--expires <date>', 'expiry (ISO 8601), or never', expiry)
+    .option('--quota-total <n>', 'or none', limit)
+    .option('--quota-daily <n>', 'or none', limit)
+    .option('--quota-weekly <n>', 'or none', limit)
+    .option('--quota-monthly <n>', 'or none', limit)
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print, id: string, opts: KeyOptions) => {
+        const { key, accountSlug } = await updateKey(
+          db,
+          id,
+          {
+            alias: opts.alias,
+            category: opts.category,
+            active: opts.active,
+            expiresAt: opts.expires,
+            quotas: quotasOf(opts),
+          },
+          new Date(),
+        );
+        const json = keyJson(key, accountSlug);
+        print(json, `updated key ${describeKey(json)}`);
+      }),
+    );
+  keys
+    .command('revoke <id>')
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print, id: string) => {
+        const { key, accountSlug } = await revokeKey(db, id, new Date());
+        const json = keyJson(key, accountSlug);
+        print(json, `revoked key ${describeKey(json)}`);
+      }),
+    );
+  keys
+    .command('show <id>')
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print, id: string) => {
+        const { key, accountSlug } = await getKey(db, id);
+        const json = keyJson(key, accountSlug);
+        print(json, describeKey(json));
+      }),
+    );
+  return admin;
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { type Config, ConfigError, configFromProcess } from '../config.js';
+import { WebcapError } from '../errors.js';
+import { errorResponse } from '../http/errors.js';
+import { adminCommand } from './admin.js';
+import { serve } from './serve.js';
+
+/** Parsed lazily so that `webcap --help` works even with a bad environment. */
+let parsed: Config | undefined;
+function config(): Config {
+  parsed ??= configFromProcess();
+  return parsed;
+}
+
+const program = new Command('webcap')
+  .description('Self-hostable web capture, content and analysis API')
+  .showHelpAfterError();
+program
+  .command('serve')
+  .description('run the HTTP API (HOST, PORT and the rest from the environment)')
+  .action(() => serve(config()));
+program.addCommand(adminCommand(config));
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`webcap: configuration error: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (error instanceof WebcapError) {
+    process.stderr.write(`webcap: ${errorResponse(error).body.error}\n`);
+    process.exit(1);
+  }
+  throw error;
+}

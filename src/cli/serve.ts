@@ -1,0 +1,37 @@
+import { bootstrapDefaultAccount } from '../billing/bootstrap.js';
+import type { Config } from '../config.js';
+import { createRuntime } from '../main.js';
+
+/** `webcap serve`: opens the stores, bootstraps an empty database, listens until SIGTERM or SIGINT. */
+export async function serve(config: Config): Promise<void> {
+  const runtime = await createRuntime(config);
+  const created = await bootstrapDefaultAccount(
+    runtime.store.db,
+    { monthlyQuota: config.bootstrapQuota, key: config.bootstrapKey },
+    new Date(),
+  );
+  if (created !== null) {
+    // Printed on stdout, not logged: the key must never reach the logs.
+    const shown = created.plaintext ?? '(the key set in WEBCAP_BOOTSTRAP_KEY)';
+    process.stdout.write(
+      `\nwebcap: created account "${created.accountSlug}" with a development API key (shown only once):\n\n  ${shown}\n\n`,
+    );
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    runtime.logger.info({ signal }, 'shutting down');
+    runtime.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        runtime.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  const address = await runtime.app.listen({ host: config.host, port: config.port });
+  process.stdout.write(`webcap: listening on ${address} (docs at ${address}/docs)\n`);
+}

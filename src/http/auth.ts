@@ -1,0 +1,71 @@
+import type { FastifyRequest } from 'fastify';
+import type { Account } from '../billing/accounts.js';
+import { type ApiKey, verifyKey } from '../billing/keys.js';
+import type { Clock } from '../clock.js';
+import { WebcapError } from '../errors.js';
+import type { Db } from '../store/db.js';
+
+/** Which generation of the interface a route belongs to: it decides where the key is read from. */
+export type ApiGeneration = 'v1' | 'legacy';
+
+export interface AuthContext {
+  readonly account: Account;
+  readonly key: ApiKey;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on every route that needs an API key. */
+    auth?: ApiGeneration;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+function firstString(value: unknown): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' && first !== '' ? first : undefined;
+}
+
+function field(container: unknown, name: string): string | undefined {
+  return typeof container === 'object' && container !== null
+    ? firstString((container as Record<string, unknown>)[name])
+    : undefined;
+}
+
+/**
+ * The key a request presents (spec "Authentication"): v1 takes the header x-api-key or the
+ * query x_api_key; the earlier endpoints take access_key in the query or body, or x-access-key.
+ */
+export function presentedKey(request: FastifyRequest, generation: ApiGeneration): string | undefined {
+  if (generation === 'v1') {
+    return firstString(request.headers['x-api-key']) ?? field(request.query, 'x_api_key');
+  }
+  return (
+    field(request.query, 'access_key') ??
+    field(request.body, 'access_key') ??
+    firstString(request.headers['x-access-key'])
+  );
+}
+
+const REJECTIONS = {
+  unknown: new WebcapError('invalid_key'),
+  inactive: new WebcapError('invalid_key', 'key is inactive'),
+  expired: new WebcapError('invalid_key', 'key has expired'),
+  account_inactive: new WebcapError('forbidden', 'account deactivated'),
+} as const;
+
+/** Resolves the request's key to its account, or throws the 401/403 the spec gives. */
+export async function authenticate(
+  db: Db,
+  clock: Clock,
+  request: FastifyRequest,
+  generation: ApiGeneration,
+): Promise<AuthContext> {
+  const plaintext = presentedKey(request, generation);
+  if (plaintext === undefined) throw REJECTIONS.unknown;
+  const result = await verifyKey(db, plaintext, clock());
+  if (!result.ok) throw REJECTIONS[result.reason];
+  return { account: result.account, key: result.key };
+}

@@ -1,0 +1,107 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { type ErrorCode, WebcapError } from '../errors.js';
+
+/** Status and the spec's message for each error code (spec "Errors", DESIGN.md §2). */
+const RESPONSES: Record<ErrorCode, { status: number; message: string }> = {
+  bad_request: { status: 400, message: 'Bad Request' },
+  invalid_key: { status: 401, message: 'Invalid API Key' },
+  rate_limited: { status: 401, message: 'Rate limit exceeded for the API key' },
+  insufficient_credits: { status: 402, message: 'Insufficient credits' },
+  forbidden: { status: 403, message: 'Forbidden' },
+  not_found: { status: 404, message: 'Not Found' },
+  conflict: { status: 409, message: 'Conflict' },
+  payload_too_large: { status: 413, message: 'Payload Too Large' },
+  target_unreachable: { status: 400, message: 'Bad Request: page could not be loaded' },
+  blocked: { status: 400, message: 'Bad Request: blocked by the network policy' },
+  timeout: { status: 500, message: 'Internal Error: timeout' },
+  unavailable: { status: 503, message: 'Service Unavailable' },
+  internal: { status: 500, message: 'Internal Error' },
+};
+
+export interface ErrorResponse {
+  readonly status: number;
+  readonly body: { readonly error: string };
+  readonly headers: Readonly<Record<string, string | number>>;
+}
+
+/** The response for a WebcapError: status, `{"error"}` body and any headers it carries. */
+export function errorResponse(error: WebcapError): ErrorResponse {
+  const { status, message } = RESPONSES[error.code];
+  // target_unreachable reads "page could not be loaded (<net error>)"; the others append ": detail".
+  const text =
+    error.detail === undefined
+      ? message
+      : error.code === 'target_unreachable'
+        ? `${message} (${error.detail})`
+        : `${message}: ${error.detail}`;
+  const headers: Record<string, string | number> = { ...error.options.headers };
+  if (error.options.retryAfterSeconds !== undefined) headers['retry-after'] = error.options.retryAfterSeconds;
+  return { status, body: { error: text }, headers };
+}
+
+interface ValidationIssue {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/** "url is required", "format must be one of png, jpeg": the parameter first, then why. */
+function describeValidation(issues: readonly ValidationIssue[], context: string | undefined): string {
+  const issue = issues[0] ?? {};
+  const fromPath = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  const missing = issue.params?.missingProperty;
+  const param = typeof missing === 'string' ? (fromPath ? `${fromPath}.${missing}` : missing) : fromPath;
+  const name = param || (context === 'body' ? 'body' : 'request');
+  if (issue.keyword === 'required') return `${name} is required`;
+  if (issue.keyword === 'additionalProperties' && typeof issue.params?.additionalProperty === 'string') {
+    return `${issue.params.additionalProperty} is not a known parameter`;
+  }
+  const allowed = issue.params?.allowedValues;
+  if (Array.isArray(allowed)) return `${name} must be one of ${allowed.join(', ')}`;
+  return `${name} ${issue.message ?? 'is invalid'}`;
+}
+
+/** Maps anything thrown while handling a request to a WebcapError; unknown errors become internal. */
+export function toWebcapError(error: unknown): WebcapError {
+  if (error instanceof WebcapError) return error;
+  const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[] };
+  if (Array.isArray(fastifyError.validation)) {
+    return new WebcapError(
+      'bad_request',
+      describeValidation(fastifyError.validation, fastifyError.validationContext),
+    );
+  }
+  const status = fastifyError.statusCode;
+  if (status === 413) return new WebcapError('payload_too_large');
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return new WebcapError('bad_request', 'unsupported Content-Type; send JSON or a form');
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+    return new WebcapError('bad_request', 'body is not valid JSON');
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return new WebcapError('bad_request', 'body is empty but Content-Type is application/json');
+  }
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new WebcapError('bad_request', fastifyError.message);
+  }
+  return new WebcapError('internal', undefined, { cause: error });
+}
+
+export function sendError(reply: FastifyReply, error: WebcapError): FastifyReply {
+  const { status, body, headers } = errorResponse(error);
+  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
+}
+
+/** Installs the one error handler and the 404 handler: every error body is `{"error": "..."}`. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const mapped = toWebcapError(error);
+    if (mapped.code === 'internal' || mapped.code === 'timeout') {
+      request.log.error({ err: error }, 'request failed');
+    }
+    return sendError(reply, mapped);
+  });
+  app.setNotFoundHandler((_request, reply) => sendError(reply, new WebcapError('not_found')));
+}

@@ -1,0 +1,207 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  accountJson,
+  createAccount,
+  getAccountBySlug,
+  listAccounts,
+  updateAccount,
+} from '../../billing/accounts.js';
+import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../../billing/keys.js';
+import { WebcapError } from '../../errors.js';
+import type { AppDeps } from '../app.js';
+
+const Count = Type.Integer({ minimum: 0 });
+const NullableCount = Type.Union([Count, Type.Null()]);
+const NullableRate = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]);
+const Slug = Type.String({ minLength: 1, maxLength: 64 });
+const Quotas = Type.Object(
+  {
+    total: Type.Optional(NullableCount),
+    daily: Type.Optional(NullableCount),
+    weekly: Type.Optional(NullableCount),
+    monthly: Type.Optional(NullableCount),
+  },
+  { additionalProperties: false },
+);
+
+const AccountCreate = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    slug: Slug,
+    monthly_quota: Type.Optional(NullableCount),
+    per_second: Type.Optional(NullableRate),
+    per_minute: Type.Optional(NullableRate),
+    stats_enabled: Type.Optional(Type.Boolean()),
+    billing_anchor: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+const AccountUpdate = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    active: Type.Optional(Type.Boolean()),
+    monthly_quota: Type.Optional(NullableCount),
+    per_second: Type.Optional(NullableRate),
+    per_minute: Type.Optional(NullableRate),
+    stats_enabled: Type.Optional(Type.Boolean()),
+    billing_anchor: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+const KeyCreate = Type.Object(
+  {
+    account: Slug,
+    alias: Type.Optional(Type.String({ maxLength: 200 })),
+    category: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+    expires: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    quotas: Type.Optional(Quotas),
+  },
+  { additionalProperties: false },
+);
+
+const KeyUpdate = Type.Object(
+  {
+    alias: Type.Optional(Type.String({ maxLength: 200 })),
+    category: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+    active: Type.Optional(Type.Boolean()),
+    expires: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    quotas: Type.Optional(Quotas),
+  },
+  { additionalProperties: false },
+);
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** The operator API under /admin/v1, behind `Authorization: Bearer $WEBCAP_ADMIN_TOKEN`. */
+export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTypebox {
+  const expected = digest(token);
+  const { db } = deps.store;
+  return async (app) => {
+    app.addHook('onRequest', async (request) => {
+      const header = request.headers.authorization ?? '';
+      const given = header.startsWith('Bearer ') ? header.slice(7) : '';
+      // Digests have equal length, so the comparison is constant-time whatever was sent.
+      if (!timingSafeEqual(digest(given), expected)) {
+        throw new WebcapError('invalid_key', 'admin token missing or wrong');
+      }
+    });
+    const tags = ['admin'];
+    const security = [{ adminToken: [] }];
+
+    app.post('/accounts', { schema: { tags, security, body: AccountCreate } }, async (request, reply) => {
+      const body = request.body;
+      const account = await createAccount(
+        db,
+        {
+          name: body.name,
+          slug: body.slug,
+          monthlyQuota: body.monthly_quota,
+          perSecond: body.per_second,
+          perMinute: body.per_minute,
+          statsEnabled: body.stats_enabled,
+          billingAnchor: body.billing_anchor,
+        },
+        deps.clock(),
+      );
+      return reply.code(201).send(accountJson(account));
+    });
+
+    app.get('/accounts', { schema: { tags, security } }, async () => ({
+      accounts: (await listAccounts(db)).map(accountJson),
+    }));
+
+    app.get(
+      '/accounts/:slug',
+      { schema: { tags, security, params: Type.Object({ slug: Slug }) } },
+      async (request) => accountJson(await getAccountBySlug(db, request.params.slug)),
+    );
+
+    app.patch(
+      '/accounts/:slug',
+      { schema: { tags, security, params: Type.Object({ slug: Slug }), body: AccountUpdate } },
+      async (request) => {
+        const body = request.body;
+        const account = await updateAccount(
+          db,
+          request.params.slug,
+          {
+            name: body.name,
+            active: body.active,
+            statsEnabled: body.stats_enabled,
+            monthlyQuota: body.monthly_quota,
+            perSecond: body.per_second,
+            perMinute: body.per_minute,
+            billingAnchor: body.billing_anchor,
+          },
+          deps.clock(),
+        );
+        return accountJson(account);
+      },
+    );
+
+    app.post('/keys', { schema: { tags, security, body: KeyCreate } }, async (request, reply) => {
+      const body = request.body;
+      const { key, plaintext } = await createKey(
+        db,
+        {
+          accountSlug: body.account,
+          alias: body.alias,
+          category: body.category,
+          expiresAt: body.expires,
+          quotas: body.quotas,
+        },
+        deps.clock(),
+      );
+      return reply.code(201).send({ ...keyJson(key, body.account), key: plaintext });
+    });
+
+    app.get(
+      '/keys',
+      { schema: { tags, security, querystring: Type.Object({ account: Type.Optional(Slug) }) } },
+      async (request) => ({
+        keys: (await listKeys(db, request.query.account)).map(({ key, accountSlug }) =>
+          keyJson(key, accountSlug),
+        ),
+      }),
+    );
+
+    const KeyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+    app.get('/keys/:id', { schema: { tags, security, params: KeyParams } }, async (request) => {
+      const { key, accountSlug } = await getKey(db, request.params.id);
+      return keyJson(key, accountSlug);
+    });
+
+    app.patch(
+      '/keys/:id',
+      { schema: { tags, security, params: KeyParams, body: KeyUpdate } },
+      async (request) => {
+        const body = request.body;
+        const { key, accountSlug } = await updateKey(
+          db,
+          request.params.id,
+          {
+            alias: body.alias,
+            category: body.category,
+            active: body.active,
+            expiresAt: body.expires,
+            quotas: body.quotas,
+          },
+          deps.clock(),
+        );
+        return keyJson(key, accountSlug);
+      },
+    );
+
+    app.post('/keys/:id/revoke', { schema: { tags, security, params: KeyParams } }, async (request) => {
+      const { key, accountSlug } = await revokeKey(db, request.params.id, deps.clock());
+      return keyJson(key, accountSlug);
+    });
+  };
+}

@@ -1,0 +1,50 @@
+import { Writable } from 'node:stream';
+import type { Clock } from '../../src/clock.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logging.js';
+import { createRuntime, type Runtime } from '../../src/main.js';
+import { type DialectName, databaseEnv, dropDatabase, freshDatabase, tempDir } from './databases.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestRuntime {
+  readonly runtime: Runtime;
+  readonly config: Config;
+  readonly dataDir: string;
+  /** Every log line the runtime wrote, as written. */
+  readonly logs: string[];
+  close(): Promise<void>;
+}
+
+/** A runtime on a fresh database of the dialect, logging into memory; the app is not listening. */
+export async function startTestRuntime(
+  dialect: DialectName,
+  options: { env?: Record<string, string>; clock?: Clock } = {},
+): Promise<TestRuntime> {
+  const dataDir = tempDir();
+  const database = freshDatabase(dialect, dataDir);
+  const config = loadConfig({
+    ...databaseEnv(database, dataDir),
+    WEBCAP_ADMIN_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const runtime = await createRuntime(config, { logger: createLogger('info', sink), clock: options.clock });
+  return {
+    runtime,
+    config,
+    dataDir,
+    logs,
+    async close() {
+      await runtime.close();
+      await dropDatabase(config.database);
+    },
+  };
+}
