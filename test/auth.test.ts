@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, updateAccount } from '../src/billing/accounts.js';
 import { createKey, revokeKey, updateKey } from '../src/billing/keys.js';
@@ -32,8 +33,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const inject = (options: Parameters<TestRuntime['runtime']['app']['inject']>[0]) =>
-    t.runtime.app.inject(options);
+  const inject = (options: InjectOptions) => t.runtime.app.inject(options);
 
   describe('v1 credential locations', () => {
     it('accepts the x-api-key header', async () => {
