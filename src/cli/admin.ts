@@ -15,9 +15,16 @@ function count(raw: string): number {
   return Number(raw);
 }
 
-/** A limit that may be cleared: a count, or `none` for unlimited. */
-function limit(raw: string): number | null {
-  return raw === 'none' || raw === 'null' ? null : count(raw);
+const CLEAR = 'none';
+
+/** A limit that may be cleared: a count, or `none` (commander turns a parser's null into '', so keep the word). */
+function limit(raw: string): number | typeof CLEAR {
+  return raw === CLEAR ? CLEAR : count(raw);
+}
+
+/** Turns the `none` of a clearable option into null. */
+function cleared<T>(value: T | typeof CLEAR | undefined): T | null | undefined {
+  return value === CLEAR ? null : value;
 }
 
 function bool(raw: string): boolean {
@@ -26,8 +33,8 @@ function bool(raw: string): boolean {
   throw new InvalidArgumentError('expected true or false');
 }
 
-function expiry(raw: string): string | null {
-  return raw === 'never' || raw === 'none' ? null : raw;
+function expiry(raw: string): string {
+  return raw === 'never' ? CLEAR : raw;
 }
 
 type Print = (value: unknown, human: string) => void;
@@ -37,9 +44,9 @@ interface AccountOptions {
   slug?: string;
   active?: boolean;
   stats?: boolean;
-  monthlyQuota?: number | null;
-  perSecond?: number | null;
-  perMinute?: number | null;
+  monthlyQuota?: number | typeof CLEAR;
+  perSecond?: number | typeof CLEAR;
+  perMinute?: number | typeof CLEAR;
   billingAnchor?: string;
 }
 
@@ -48,19 +55,27 @@ interface KeyOptions {
   alias?: string;
   category?: string;
   active?: boolean;
-  expires?: string | null;
-  quotaTotal?: number | null;
-  quotaDaily?: number | null;
-  quotaWeekly?: number | null;
-  quotaMonthly?: number | null;
+  expires?: string;
+  quotaTotal?: number | typeof CLEAR;
+  quotaDaily?: number | typeof CLEAR;
+  quotaWeekly?: number | typeof CLEAR;
+  quotaMonthly?: number | typeof CLEAR;
 }
 
 function quotasOf(opts: KeyOptions) {
   return {
-    total: opts.quotaTotal,
-    daily: opts.quotaDaily,
-    weekly: opts.quotaWeekly,
-    monthly: opts.quotaMonthly,
+    total: cleared(opts.quotaTotal),
+    daily: cleared(opts.quotaDaily),
+    weekly: cleared(opts.quotaWeekly),
+    monthly: cleared(opts.quotaMonthly),
+  };
+}
+
+function limitsOf(opts: AccountOptions) {
+  return {
+    monthlyQuota: cleared(opts.monthlyQuota),
+    perSecond: cleared(opts.perSecond),
+    perMinute: cleared(opts.perMinute),
   };
 }
 
@@ -118,9 +133,7 @@ export function adminCommand(config: () => Config): Command {
           {
             name: opts.name,
             slug: opts.slug,
-            monthlyQuota: opts.monthlyQuota,
-            perSecond: opts.perSecond,
-            perMinute: opts.perMinute,
+            ...limitsOf(opts),
             statsEnabled: opts.stats,
             billingAnchor: opts.billingAnchor,
           },
@@ -167,9 +180,7 @@ export function adminCommand(config: () => Config): Command {
             name: opts.name,
             active: opts.active,
             statsEnabled: opts.stats,
-            monthlyQuota: opts.monthlyQuota,
-            perSecond: opts.perSecond,
-            perMinute: opts.perMinute,
+            ...limitsOf(opts),
             billingAnchor: opts.billingAnchor,
           },
           new Date(),
@@ -199,7 +210,7 @@ export function adminCommand(config: () => Config): Command {
             accountSlug: opts.account,
             alias: opts.alias,
             category: opts.category,
-            expiresAt: opts.expires,
+            expiresAt: cleared(opts.expires),
             quotas: quotasOf(opts),
           },
           new Date(),
@@ -240,7 +251,7 @@ export function adminCommand(config: () => Config): Command {
             alias: opts.alias,
             category: opts.category,
             active: opts.active,
-            expiresAt: opts.expires,
+            expiresAt: cleared(opts.expires),
             quotas: quotasOf(opts),
           },
           new Date(),

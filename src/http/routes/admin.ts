@@ -11,10 +11,11 @@ import {
 import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../../billing/keys.js';
 import { WebcapError } from '../../errors.js';
 import type { AppDeps } from '../app.js';
+import { Nullable } from '../schemas.js';
 
 const Count = Type.Integer({ minimum: 0 });
-const NullableCount = Type.Union([Count, Type.Null()]);
-const NullableRate = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]);
+const NullableCount = Nullable(Count);
+const NullableRate = Nullable(Type.Integer({ minimum: 1 }));
 const Slug = Type.String({ minLength: 1, maxLength: 64 });
 const Quotas = Type.Object(
   {
@@ -57,7 +58,7 @@ const KeyCreate = Type.Object(
     account: Slug,
     alias: Type.Optional(Type.String({ maxLength: 200 })),
     category: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-    expires: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    expires: Type.Optional(Nullable(Type.String())),
     quotas: Type.Optional(Quotas),
   },
   { additionalProperties: false },
@@ -68,7 +69,7 @@ const KeyUpdate = Type.Object(
     alias: Type.Optional(Type.String({ maxLength: 200 })),
     category: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
     active: Type.Optional(Type.Boolean()),
-    expires: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    expires: Type.Optional(Nullable(Type.String())),
     quotas: Type.Optional(Quotas),
   },
   { additionalProperties: false },

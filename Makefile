@@ -1,0 +1,34 @@
+# `make start` and `make test` install whatever is missing first (Debian packages, npm packages, build).
+SHELL := /bin/bash
+SOURCES := $(shell find src -name '*.ts' ! -name '*.test.ts') tsconfig.json
+
+.PHONY: start test install system-deps check bench clean
+
+start: install
+	node dist/cli/main.js serve
+
+test: install
+	bash scripts/run-tests.sh
+
+install: system-deps node_modules/.package-lock.json dist/.built
+
+system-deps:
+	@bash scripts/install-system-deps.sh
+
+# npm ci writes node_modules/.package-lock.json; reinstall whenever the lock file changes.
+node_modules/.package-lock.json: package-lock.json
+	PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund
+	@touch $@
+
+dist/.built: $(SOURCES) node_modules/.package-lock.json
+	npm run build
+	@touch $@
+
+check: install
+	npm run check
+
+bench: install
+	npm run bench
+
+clean:
+	rm -rf dist node_modules test-results.json

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages webcap needs, only those that are missing.
+# Chromium renders pages; the fonts make emoji and CJK text render instead of boxes;
+# uBlock Origin's package ships the filter lists the ad blocker is built from (nothing is downloaded at run time).
+set -euo pipefail
+
+packages=(chromium fonts-liberation fonts-noto-color-emoji fonts-noto-cjk webext-ublock-origin-chromium poppler-utils)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "webcap: installing Debian packages: ${missing[*]}"
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { redactUrl } from './logging.js';
+
+describe('redactUrl', () => {
+  it('replaces every credential parameter and keeps the rest', () => {
+    expect(redactUrl('/v1/capture?url=https://a.example&x_api_key=wc_test_abc&format=png')).toBe(
+      '/v1/capture?url=https://a.example&x_api_key=[REDACTED]&format=png',
+    );
+    expect(redactUrl('/capture?ACCESS_KEY=k1&s3_secret_key=s&s3_access_key_id=i')).toBe(
+      '/capture?ACCESS_KEY=[REDACTED]&s3_secret_key=[REDACTED]&s3_access_key_id=[REDACTED]',
+    );
+    expect(redactUrl('/capture?x%5Fapi%5Fkey=k')).toBe('/capture?x%5Fapi%5Fkey=[REDACTED]');
+  });
+
+  it('masks the password of a proxy URL but keeps its host', () => {
+    const out = redactUrl(`/v1/capture?proxy=${encodeURIComponent('http://user:hunter2@proxy.example:8080')}`);
+    expect(decodeURIComponent(out)).toBe('/v1/capture?proxy=http://[REDACTED]@proxy.example:8080');
+  });
+
+  it('leaves URLs without credentials alone, including malformed escapes', () => {
+    expect(redactUrl('/healthz')).toBe('/healthz');
+    expect(redactUrl('/a?b=%E0%A4%A&c')).toBe('/a?b=%E0%A4%A&c');
+  });
+});

@@ -1,0 +1,150 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from './helpers/databases.js';
+import { ADMIN_TOKEN, type TestRuntime, startTestRuntime } from './helpers/runtime.js';
+
+describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
+  let t: TestRuntime;
+  const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const call = (options: InjectOptions) => t.runtime.app.inject({ ...options, headers: { ...headers, ...options.headers } });
+
+  beforeAll(async () => {
+    t = await startTestRuntime(dialect);
+    t.runtime.app.get('/v1/probe', { config: { auth: 'v1' } }, async (request) => ({
+      account: request.auth?.account.slug,
+    }));
+  });
+  afterAll(() => t.close());
+
+  it('refuses a missing or wrong token with 401', async () => {
+    for (const authorization of [undefined, 'Bearer wrong-token', `Basic ${ADMIN_TOKEN}`, ADMIN_TOKEN]) {
+      const res = await t.runtime.app.inject({
+        url: '/admin/v1/accounts',
+        headers: authorization === undefined ? {} : { authorization },
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'Invalid API Key: admin token missing or wrong' });
+    }
+  });
+
+  it('creates, lists, shows and updates accounts with every field', async () => {
+    const created = await call({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      payload: { name: 'Acme Corp', slug: 'acme', monthly_quota: 500, per_second: 5, stats_enabled: true },
+    });
+    expect(created.statusCode).toBe(201);
+    const account = created.json();
+    expect(account).toEqual({
+      id: expect.stringMatching(/^acc_/),
+      name: 'Acme Corp',
+      slug: 'acme',
+      active: true,
+      stats_enabled: true,
+      monthly_quota: 500,
+      per_second: 5,
+      per_minute: null,
+      billing_anchor: expect.any(String),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    expect(new Date(account.created_at).toISOString()).toBe(account.created_at);
+
+    const again = await call({ method: 'POST', url: '/admin/v1/accounts', payload: { name: 'X', slug: 'acme' } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ error: 'Conflict: account slug acme is taken' });
+
+    const list = await call({ url: '/admin/v1/accounts' });
+    expect(list.json().accounts.map((a: { slug: string }) => a.slug)).toEqual(['acme']);
+
+    const updated = await call({
+      method: 'PATCH',
+      url: '/admin/v1/accounts/acme',
+      payload: { per_second: null, per_minute: 60, monthly_quota: 1000, active: false },
+    });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json()).toMatchObject({ per_second: null, per_minute: 60, monthly_quota: 1000, active: false });
+    const shown = await call({ url: '/admin/v1/accounts/acme' });
+    expect(shown.json()).toEqual(updated.json());
+
+    const missing = await call({ url: '/admin/v1/accounts/nobody' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: 'Not Found: no account nobody' });
+  });
+
+  it('creates a key shown once, which then authenticates, and updates and revokes it', async () => {
+    await call({ method: 'POST', url: '/admin/v1/accounts', payload: { name: 'Keys', slug: 'keys' } });
+    const created = await call({
+      method: 'POST',
+      url: '/admin/v1/keys',
+      payload: {
+        account: 'keys',
+        alias: 'ci',
+        category: 'production',
+        expires: '2999-12-31',
+        quotas: { daily: 100, monthly: 2000 },
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const record = created.json();
+    expect(record).toEqual({
+      id: expect.stringMatching(/^key_/),
+      account: 'keys',
+      account_id: expect.stringMatching(/^acc_/),
+      alias: 'ci',
+      category: 'production',
+      prefix: record.key.slice(0, 12),
+      active: true,
+      expires_at: '2999-12-31T00:00:00.000Z',
+      revoked_at: null,
+      quotas: { total: null, daily: 100, weekly: null, monthly: 2000 },
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      key: expect.stringMatching(/^wc_live_[A-Za-z0-9_-]{32}$/),
+    });
+
+    const probe = await t.runtime.app.inject({ url: '/v1/probe', headers: { 'x-api-key': record.key } });
+    expect(probe.json()).toEqual({ account: 'keys' });
+
+    const listed = await call({ url: '/admin/v1/keys?account=keys' });
+    expect(listed.json().keys).toHaveLength(1);
+    expect(listed.json().keys[0]).not.toHaveProperty('key');
+    expect(JSON.stringify(listed.json())).not.toContain(record.key);
+
+    const off = await call({ method: 'PATCH', url: `/admin/v1/keys/${record.id}`, payload: { active: false } });
+    expect(off.json()).toMatchObject({ active: false, revoked_at: null });
+    const rejected = await t.runtime.app.inject({ url: '/v1/probe', headers: { 'x-api-key': record.key } });
+    expect(rejected.json()).toEqual({ error: 'Invalid API Key: key is inactive' });
+
+    const on = await call({
+      method: 'PATCH',
+      url: `/admin/v1/keys/${record.id}`,
+      payload: { active: true, quotas: { daily: null }, expires: null },
+    });
+    expect(on.json()).toMatchObject({ active: true, expires_at: null, quotas: { daily: null, monthly: 2000 } });
+
+    const revoked = await call({ method: 'POST', url: `/admin/v1/keys/${record.id}/revoke` });
+    expect(revoked.json()).toMatchObject({ active: false, revoked_at: expect.any(String) });
+    const back = await call({ method: 'PATCH', url: `/admin/v1/keys/${record.id}`, payload: { active: true } });
+    expect(back.statusCode).toBe(409);
+
+    const noAccount = await call({ method: 'POST', url: '/admin/v1/keys', payload: { account: 'nobody' } });
+    expect(noAccount.statusCode).toBe(404);
+    const badDate = await call({ method: 'POST', url: '/admin/v1/keys', payload: { account: 'keys', expires: 'soon' } });
+    expect(badDate.statusCode).toBe(400);
+    expect(badDate.json().error).toMatch(/^Bad Request: expires /);
+  });
+});
+
+describe('admin HTTP API without WEBCAP_ADMIN_TOKEN', () => {
+  it('is not mounted at all', async () => {
+    const t = await startTestRuntime('sqlite', { env: { WEBCAP_ADMIN_TOKEN: '' } });
+    try {
+      const res = await t.runtime.app.inject({ url: '/admin/v1/accounts', headers: { authorization: 'Bearer x' } });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ error: 'Not Found' });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, databaseEnv, dropDatabase, freshDatabase, tempDir } from './helpers/databases.js';
+import { type ServerProcess, cliJson, runCli, startServer } from './helpers/cli.js';
+
+const ADMIN = 'cli-test-admin-token-000';
+
+describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dialect) => {
+  const dataDir = tempDir();
+  const database = freshDatabase(dialect, dataDir);
+  const env = { ...databaseEnv(database, dataDir), WEBCAP_ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn' };
+  let server: ServerProcess;
+
+  const adminGet = async (path: string): Promise<Record<string, unknown>> => {
+    const res = await fetch(`${server.url}/admin/v1${path}`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    return (await res.json()) as Record<string, unknown>;
+  };
+
+  beforeAll(async () => {
+    server = await startServer(env);
+  });
+  afterAll(async () => {
+    await server.stop();
+    await dropDatabase(database);
+  });
+
+  it('creates an account with every option and prints every field', async () => {
+    const account = await cliJson(
+      [
+        'admin',
+        'accounts',
+        'create',
+        '--name',
+        'Acme',
+        '--slug',
+        'acme',
+        '--monthly-quota',
+        '500',
+        '--per-second',
+        '2',
+        '--per-minute',
+        '60',
+        '--stats',
+      ],
+      env,
+    );
+    expect(account).toEqual({
+      id: expect.stringMatching(/^acc_/),
+      name: 'Acme',
+      slug: 'acme',
+      active: true,
+      stats_enabled: true,
+      monthly_quota: 500,
+      per_second: 2,
+      per_minute: 60,
+      billing_anchor: expect.any(String),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    // The running server reads the same database.
+    expect(await adminGet('/accounts/acme')).toEqual(account);
+  });
+
+  it('creates a key with quotas and expiry, prints the key once, and lists it without the key', async () => {
+    const created = await cliJson<Record<string, unknown> & { key: string; id: string }>(
+      [
+        'admin',
+        'keys',
+        'create',
+        '--account',
+        'acme',
+        '--alias',
+        'ops',
+        '--category',
+        'production',
+        '--expires',
+        '2999-01-01',
+        '--quota-total',
+        '10',
+        '--quota-daily',
+        '1',
+        '--quota-weekly',
+        '2',
+        '--quota-monthly',
+        '3',
+      ],
+      env,
+    );
+    expect(created).toMatchObject({
+      account: 'acme',
+      alias: 'ops',
+      category: 'production',
+      active: true,
+      expires_at: '2999-01-01T00:00:00.000Z',
+      quotas: { total: 10, daily: 1, weekly: 2, monthly: 3 },
+      key: expect.stringMatching(/^wc_live_/),
+    });
+    const listed = await cliJson<{ keys: Record<string, unknown>[] }>(['admin', 'keys', 'list', '--account', 'acme'], env);
+    expect(listed.keys).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+  });
+
+  it('deactivates a key and the running server sees it within a second', async () => {
+    const { id } = await cliJson<{ id: string }>(['admin', 'keys', 'create', '--account', 'acme'], env);
+    const off = await cliJson(['admin', 'keys', 'update', id, '--active', 'false'], env);
+    expect(off).toMatchObject({ id, active: false });
+    const started = Date.now();
+    let seen: Record<string, unknown> = {};
+    while (Date.now() - started < 1000) {
+      seen = await adminGet(`/keys/${id}`);
+      if (seen.active === false) break;
+    }
+    expect(seen.active).toBe(false);
+    const revoked = await cliJson(['admin', 'keys', 'revoke', id], env);
+    expect(revoked).toMatchObject({ active: false, revoked_at: expect.any(String) });
+  });
+
+  it('updates an account and clears a limit with none', async () => {
+    const updated = await cliJson(
+      ['admin', 'accounts', 'update', 'acme', '--per-second', 'none', '--active', 'false', '--stats', 'false'],
+      env,
+    );
+    expect(updated).toMatchObject({ slug: 'acme', per_second: null, per_minute: 60, active: false, stats_enabled: false });
+  });
+
+  it('explains mistakes with a non-zero exit', async () => {
+    const dup = await runCli(['admin', 'accounts', 'create', '--name', 'A', '--slug', 'acme'], env);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toContain('Conflict: account slug acme is taken');
+    const badNumber = await runCli(['admin', 'keys', 'create', '--account', 'acme', '--quota-daily', 'ten'], env);
+    expect(badNumber.code).not.toBe(0);
+    expect(badNumber.stderr).toContain('--quota-daily');
+  });
+});
+
+describe('webcap serve', () => {
+  it('bootstraps account default with a printed development key on an empty database, once', async () => {
+    const dataDir = tempDir();
+    const first = await startServer({ WEBCAP_DATA_DIR: dataDir, LOG_LEVEL: 'warn', WEBCAP_BOOTSTRAP_QUOTA: '250' });
+    const key = /(wc_test_[A-Za-z0-9_-]{32})/.exec(first.output())?.[1];
+    expect(key).toBeDefined();
+    expect(await first.stop()).toBe(0);
+
+    const second = await startServer({ WEBCAP_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    expect(second.output()).not.toContain('wc_test_');
+    await second.stop();
+
+    const accounts = await cliJson<{ accounts: { slug: string; monthly_quota: number }[] }>(
+      ['admin', 'accounts', 'list'],
+      { WEBCAP_DATA_DIR: dataDir },
+    );
+    expect(accounts.accounts).toEqual([expect.objectContaining({ slug: 'default', monthly_quota: 250 })]);
+  });
+
+  it('uses WEBCAP_BOOTSTRAP_KEY when set and does not print it', async () => {
+    const dataDir = tempDir();
+    const chosen = 'operator-chosen-key-0123456789';
+    const server = await startServer({ WEBCAP_DATA_DIR: dataDir, LOG_LEVEL: 'warn', WEBCAP_BOOTSTRAP_KEY: chosen });
+    expect(server.output()).toContain('WEBCAP_BOOTSTRAP_KEY');
+    expect(server.output()).not.toContain(chosen);
+    const keys = await cliJson<{ keys: { prefix: string; alias: string }[] }>(['admin', 'keys', 'list'], {
+      WEBCAP_DATA_DIR: dataDir,
+    });
+    expect(keys.keys).toEqual([expect.objectContaining({ alias: 'bootstrap', prefix: chosen.slice(0, 12) })]);
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('serves health, readiness, OpenAPI and docs, and stops cleanly on SIGTERM', async () => {
+    const server = await startServer({ WEBCAP_DATA_DIR: tempDir(), LOG_LEVEL: 'warn' });
+    const health = await fetch(`${server.url}/healthz`);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(health.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ready' });
+    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string };
+    expect(openapi.openapi).toBe('3.1.0');
+    const docs = await fetch(`${server.url}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('swagger');
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('refuses a bad configuration value, naming the variable', async () => {
+    const result = await runCli(['serve'], { PORT: 'eighty' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('webcap: configuration error: PORT must be an integer from 0 to 65535 (got "eighty")');
+    const db = await runCli(['admin', 'accounts', 'list'], { DATABASE_URL: 'mysql://x' });
+    expect(db.code).toBe(2);
+    expect(db.stderr).toContain('DATABASE_URL must be a URL with scheme postgres: or postgresql:');
+  });
+});
