@@ -22,7 +22,11 @@ describe('loadConfig', () => {
 
   it('switches to PostgreSQL with DATABASE_URL', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/webcap', DATABASE_SCHEMA: 'tenant_a' });
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/webcap', schema: 'tenant_a' });
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@db:5432/webcap',
+      schema: 'tenant_a',
+    });
   });
 
   it('treats an empty variable as unset', () => {
@@ -32,12 +36,36 @@ describe('loadConfig', () => {
   it.each([
     ['PORT', '80x', 'PORT must be an integer from 0 to 65535 (got "80x")'],
     ['PORT', '70000', 'PORT must be an integer from 0 to 65535 (got "70000")'],
-    ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
-    ['DATABASE_URL', 'mysql://x', 'DATABASE_URL must be a URL with scheme postgres: or postgresql: (got "mysql://x")'],
-    ['DATABASE_SCHEMA', 'Robert; drop', 'DATABASE_SCHEMA must be a lower-case SQL identifier (got "Robert; drop")'],
-    ['WEBCAP_ADMIN_TOKEN', 'short', 'WEBCAP_ADMIN_TOKEN must be at least 16 characters without spaces (got "short")'],
-    ['WEBCAP_BOOTSTRAP_QUOTA', '-1', 'WEBCAP_BOOTSTRAP_QUOTA must be an integer from 0 to 1000000000 (got "-1")'],
-    ['PUBLIC_BASE_URL', 'ftp://x', 'PUBLIC_BASE_URL must be a URL with scheme http: or https: (got "ftp://x")'],
+    [
+      'LOG_LEVEL',
+      'loud',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ],
+    [
+      'DATABASE_URL',
+      'mysql://x',
+      'DATABASE_URL must be a URL with scheme postgres: or postgresql: (got "mysql://x")',
+    ],
+    [
+      'DATABASE_SCHEMA',
+      'Robert; drop',
+      'DATABASE_SCHEMA must be a lower-case SQL identifier (got "Robert; drop")',
+    ],
+    [
+      'WEBCAP_ADMIN_TOKEN',
+      'short',
+      'WEBCAP_ADMIN_TOKEN must be at least 16 characters without spaces (got "short")',
+    ],
+    [
+      'WEBCAP_BOOTSTRAP_QUOTA',
+      '-1',
+      'WEBCAP_BOOTSTRAP_QUOTA must be an integer from 0 to 1000000000 (got "-1")',
+    ],
+    [
+      'PUBLIC_BASE_URL',
+      'ftp://x',
+      'PUBLIC_BASE_URL must be a URL with scheme http: or https: (got "ftp://x")',
+    ],
   ])('refuses %s=%s naming the variable', (variable, value, message) => {
     const attempt = () => loadConfig({ [variable]: value });
     expect(attempt).toThrow(ConfigError);

@@ -13,7 +13,9 @@ describe('redactUrl', () => {
   });
 
   it('masks the password of a proxy URL but keeps its host', () => {
-    const out = redactUrl(`/v1/capture?proxy=${encodeURIComponent('http://user:hunter2@proxy.example:8080')}`);
+    const out = redactUrl(
+      `/v1/capture?proxy=${encodeURIComponent('http://user:hunter2@proxy.example:8080')}`,
+    );
     expect(decodeURIComponent(out)).toBe('/v1/capture?proxy=http://[REDACTED]@proxy.example:8080');
   });
 

@@ -1,12 +1,13 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from './helpers/databases.js';
-import { ADMIN_TOKEN, type TestRuntime, startTestRuntime } from './helpers/runtime.js';
+import { ADMIN_TOKEN, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
   let t: TestRuntime;
   const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const call = (options: InjectOptions) => t.runtime.app.inject({ ...options, headers: { ...headers, ...options.headers } });
+  const call = (options: InjectOptions) =>
+    t.runtime.app.inject({ ...options, headers: { ...headers, ...options.headers } });
 
   beforeAll(async () => {
     t = await startTestRuntime(dialect);
@@ -50,7 +51,11 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
     });
     expect(new Date(account.created_at).toISOString()).toBe(account.created_at);
 
-    const again = await call({ method: 'POST', url: '/admin/v1/accounts', payload: { name: 'X', slug: 'acme' } });
+    const again = await call({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      payload: { name: 'X', slug: 'acme' },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ error: 'Conflict: account slug acme is taken' });
 
@@ -63,7 +68,12 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
       payload: { per_second: null, per_minute: 60, monthly_quota: 1000, active: false },
     });
     expect(updated.statusCode).toBe(200);
-    expect(updated.json()).toMatchObject({ per_second: null, per_minute: 60, monthly_quota: 1000, active: false });
+    expect(updated.json()).toMatchObject({
+      per_second: null,
+      per_minute: 60,
+      monthly_quota: 1000,
+      active: false,
+    });
     const shown = await call({ url: '/admin/v1/accounts/acme' });
     expect(shown.json()).toEqual(updated.json());
 
@@ -111,7 +121,11 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
     expect(listed.json().keys[0]).not.toHaveProperty('key');
     expect(JSON.stringify(listed.json())).not.toContain(record.key);
 
-    const off = await call({ method: 'PATCH', url: `/admin/v1/keys/${record.id}`, payload: { active: false } });
+    const off = await call({
+      method: 'PATCH',
+      url: `/admin/v1/keys/${record.id}`,
+      payload: { active: false },
+    });
     expect(off.json()).toMatchObject({ active: false, revoked_at: null });
     const rejected = await t.runtime.app.inject({ url: '/v1/probe', headers: { 'x-api-key': record.key } });
     expect(rejected.json()).toEqual({ error: 'Invalid API Key: key is inactive' });
@@ -121,16 +135,28 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
       url: `/admin/v1/keys/${record.id}`,
       payload: { active: true, quotas: { daily: null }, expires: null },
     });
-    expect(on.json()).toMatchObject({ active: true, expires_at: null, quotas: { daily: null, monthly: 2000 } });
+    expect(on.json()).toMatchObject({
+      active: true,
+      expires_at: null,
+      quotas: { daily: null, monthly: 2000 },
+    });
 
     const revoked = await call({ method: 'POST', url: `/admin/v1/keys/${record.id}/revoke` });
     expect(revoked.json()).toMatchObject({ active: false, revoked_at: expect.any(String) });
-    const back = await call({ method: 'PATCH', url: `/admin/v1/keys/${record.id}`, payload: { active: true } });
+    const back = await call({
+      method: 'PATCH',
+      url: `/admin/v1/keys/${record.id}`,
+      payload: { active: true },
+    });
     expect(back.statusCode).toBe(409);
 
     const noAccount = await call({ method: 'POST', url: '/admin/v1/keys', payload: { account: 'nobody' } });
     expect(noAccount.statusCode).toBe(404);
-    const badDate = await call({ method: 'POST', url: '/admin/v1/keys', payload: { account: 'keys', expires: 'soon' } });
+    const badDate = await call({
+      method: 'POST',
+      url: '/admin/v1/keys',
+      payload: { account: 'keys', expires: 'soon' },
+    });
     expect(badDate.statusCode).toBe(400);
     expect(badDate.json().error).toMatch(/^Bad Request: expires /);
   });
@@ -140,7 +166,10 @@ describe('admin HTTP API without WEBCAP_ADMIN_TOKEN', () => {
   it('is not mounted at all', async () => {
     const t = await startTestRuntime('sqlite', { env: { WEBCAP_ADMIN_TOKEN: '' } });
     try {
-      const res = await t.runtime.app.inject({ url: '/admin/v1/accounts', headers: { authorization: 'Bearer x' } });
+      const res = await t.runtime.app.inject({
+        url: '/admin/v1/accounts',
+        headers: { authorization: 'Bearer x' },
+      });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error: 'Not Found' });
     } finally {

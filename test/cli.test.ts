@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliJson, runCli, type ServerProcess, startServer } from './helpers/cli.js';
 import { DIALECTS, databaseEnv, dropDatabase, freshDatabase, tempDir } from './helpers/databases.js';
-import { type ServerProcess, cliJson, runCli, startServer } from './helpers/cli.js';
 
 const ADMIN = 'cli-test-admin-token-000';
 
@@ -11,7 +11,9 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
   let server: ServerProcess;
 
   const adminGet = async (path: string): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${server.url}/admin/v1${path}`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    const res = await fetch(`${server.url}/admin/v1${path}`, {
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
     return (await res.json()) as Record<string, unknown>;
   };
 
@@ -94,7 +96,10 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
       quotas: { total: 10, daily: 1, weekly: 2, monthly: 3 },
       key: expect.stringMatching(/^wc_live_/),
     });
-    const listed = await cliJson<{ keys: Record<string, unknown>[] }>(['admin', 'keys', 'list', '--account', 'acme'], env);
+    const listed = await cliJson<{ keys: Record<string, unknown>[] }>(
+      ['admin', 'keys', 'list', '--account', 'acme'],
+      env,
+    );
     expect(listed.keys).toHaveLength(1);
     expect(JSON.stringify(listed)).not.toContain(created.key);
   });
@@ -116,17 +121,37 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
 
   it('updates an account and clears a limit with none', async () => {
     const updated = await cliJson(
-      ['admin', 'accounts', 'update', 'acme', '--per-second', 'none', '--active', 'false', '--stats', 'false'],
+      [
+        'admin',
+        'accounts',
+        'update',
+        'acme',
+        '--per-second',
+        'none',
+        '--active',
+        'false',
+        '--stats',
+        'false',
+      ],
       env,
     );
-    expect(updated).toMatchObject({ slug: 'acme', per_second: null, per_minute: 60, active: false, stats_enabled: false });
+    expect(updated).toMatchObject({
+      slug: 'acme',
+      per_second: null,
+      per_minute: 60,
+      active: false,
+      stats_enabled: false,
+    });
   });
 
   it('explains mistakes with a non-zero exit', async () => {
     const dup = await runCli(['admin', 'accounts', 'create', '--name', 'A', '--slug', 'acme'], env);
     expect(dup.code).toBe(1);
     expect(dup.stderr).toContain('Conflict: account slug acme is taken');
-    const badNumber = await runCli(['admin', 'keys', 'create', '--account', 'acme', '--quota-daily', 'ten'], env);
+    const badNumber = await runCli(
+      ['admin', 'keys', 'create', '--account', 'acme', '--quota-daily', 'ten'],
+      env,
+    );
     expect(badNumber.code).not.toBe(0);
     expect(badNumber.stderr).toContain('--quota-daily');
   });
@@ -135,7 +160,11 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
 describe('webcap serve', () => {
   it('bootstraps account default with a printed development key on an empty database, once', async () => {
     const dataDir = tempDir();
-    const first = await startServer({ WEBCAP_DATA_DIR: dataDir, LOG_LEVEL: 'warn', WEBCAP_BOOTSTRAP_QUOTA: '250' });
+    const first = await startServer({
+      WEBCAP_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      WEBCAP_BOOTSTRAP_QUOTA: '250',
+    });
     const key = /(wc_test_[A-Za-z0-9_-]{32})/.exec(first.output())?.[1];
     expect(key).toBeDefined();
     expect(await first.stop()).toBe(0);
@@ -154,7 +183,11 @@ describe('webcap serve', () => {
   it('uses WEBCAP_BOOTSTRAP_KEY when set and does not print it', async () => {
     const dataDir = tempDir();
     const chosen = 'operator-chosen-key-0123456789';
-    const server = await startServer({ WEBCAP_DATA_DIR: dataDir, LOG_LEVEL: 'warn', WEBCAP_BOOTSTRAP_KEY: chosen });
+    const server = await startServer({
+      WEBCAP_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      WEBCAP_BOOTSTRAP_KEY: chosen,
+    });
     expect(server.output()).toContain('WEBCAP_BOOTSTRAP_KEY');
     expect(server.output()).not.toContain(chosen);
     const keys = await cliJson<{ keys: { prefix: string; alias: string }[] }>(['admin', 'keys', 'list'], {
@@ -181,7 +214,9 @@ describe('webcap serve', () => {
   it('refuses a bad configuration value, naming the variable', async () => {
     const result = await runCli(['serve'], { PORT: 'eighty' });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('webcap: configuration error: PORT must be an integer from 0 to 65535 (got "eighty")');
+    expect(result.stderr).toContain(
+      'webcap: configuration error: PORT must be an integer from 0 to 65535 (got "eighty")',
+    );
     const db = await runCli(['admin', 'accounts', 'list'], { DATABASE_URL: 'mysql://x' });
     expect(db.code).toBe(2);
     expect(db.stderr).toContain('DATABASE_URL must be a URL with scheme postgres: or postgresql:');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestRuntime, startTestRuntime } from './helpers/runtime.js';
+import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /* Every error body is {"error": "..."} with the spec's status; no input produces a 500. */
 describe('error responses', () => {
@@ -117,7 +117,12 @@ describe('error responses', () => {
       { url: '/legacy-probe?access_key[]=a&access_key[]=b' },
       { url: `/legacy-probe?access_key=${'k'.repeat(5000)}` },
       { method: 'POST' as const, url: '/legacy-probe', payload: [1, 2, 3] },
-      { method: 'POST' as const, url: '/legacy-probe', payload: 'null', headers: { 'content-type': 'application/json' } },
+      {
+        method: 'POST' as const,
+        url: '/legacy-probe',
+        payload: 'null',
+        headers: { 'content-type': 'application/json' },
+      },
       { url: '/%', headers: {} },
     ];
     for (const request of odd) {

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../src/billing/keys.js';
 import { DIALECTS } from './helpers/databases.js';
-import { ADMIN_TOKEN, type TestRuntime, startTestRuntime } from './helpers/runtime.js';
+import { ADMIN_TOKEN, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /** Every byte the database holds for the test's schema or file, as one string. */
 async function databaseContents(t: TestRuntime): Promise<string> {
@@ -26,7 +26,9 @@ async function databaseContents(t: TestRuntime): Promise<string> {
     );
     const dumps: string[] = [];
     for (const { table_name } of tables.rows) {
-      const rows = await client.query(`select row_to_json(t)::text as r from "${database.schema}"."${table_name}" t`);
+      const rows = await client.query(
+        `select row_to_json(t)::text as r from "${database.schema}"."${table_name}" t`,
+      );
       dumps.push(...rows.rows.map((row: { r: string }) => row.r));
     }
     return dumps.join('\n');
@@ -43,10 +45,25 @@ describe.each(DIALECTS)('API keys are never stored or logged in plaintext (%s)',
     t = await startTestRuntime(dialect);
     const { app } = t.runtime;
     app.get('/v1/probe', { config: { auth: 'v1' } }, async () => ({ ok: true }));
-    app.route({ method: ['GET', 'POST'], url: '/legacy-probe', config: { auth: 'legacy' }, handler: async () => ({}) });
+    app.route({
+      method: ['GET', 'POST'],
+      url: '/legacy-probe',
+      config: { auth: 'legacy' },
+      handler: async () => ({}),
+    });
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    await app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: admin, payload: { name: 'S', slug: 's' } });
-    const created = await app.inject({ method: 'POST', url: '/admin/v1/keys', headers: admin, payload: { account: 's' } });
+    await app.inject({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      headers: admin,
+      payload: { name: 'S', slug: 's' },
+    });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/admin/v1/keys',
+      headers: admin,
+      payload: { account: 's' },
+    });
     key = created.json().key;
 
     // Present the key in every place a caller may put it, and in failing calls too.

@@ -109,6 +109,9 @@ export async function createAccount(db: Db, input: NewAccount, now: Date): Promi
     billing_anchor: input.billingAnchor ? new Date(input.billingAnchor).toISOString() : stamp,
     created_at: stamp,
     updated_at: stamp,
+    lock_seq: 0,
+    credits_given: 0,
+    credits_used: 0,
   };
   const existing = await db
     .selectFrom('accounts')

@@ -42,6 +42,97 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('api_keys_account').on('api_keys').column('account_id').execute();
     },
   },
+  '002_billing': {
+    async up(db: Kysely<unknown>) {
+      // lock_seq is bumped first in every reservation: the same UPDATE takes the account's row lock
+      // on PostgreSQL and the write lock on SQLite, so one account's reservations run one at a time.
+      for (const column of ['lock_seq', 'credits_given', 'credits_used']) {
+        await db.schema
+          .alterTable('accounts')
+          .addColumn(column, 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      }
+      await db.schema
+        .createTable('packs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('total', 'integer', (c) => c.notNull())
+        .addColumn('used', 'integer', (c) => c.notNull())
+        .addColumn('purchased_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('packs_account')
+        .on('packs')
+        .columns(['account_id', 'purchased_at'])
+        .execute();
+      await db.schema
+        .createTable('credit_grants')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('note', 'text', (c) => c.notNull())
+        .addColumn('granted_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('credit_grants_account').on('credit_grants').column('account_id').execute();
+      await db.schema
+        .createTable('subscription_usage')
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('period_start', 'text', (c) => c.notNull())
+        .addColumn('used', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('subscription_usage_pk', ['account_id', 'period_start'])
+        .execute();
+      await db.schema
+        .createTable('key_usage')
+        .addColumn('key_id', 'text', (c) => c.notNull().references('api_keys.id'))
+        .addColumn('window_kind', 'text', (c) => c.notNull())
+        .addColumn('window_start', 'text', (c) => c.notNull())
+        .addColumn('used', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('key_usage_pk', ['key_id', 'window_kind', 'window_start'])
+        .execute();
+      await db.schema
+        .createTable('reservations')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('key_id', 'text', (c) => c.notNull().references('api_keys.id'))
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('pack_id', 'text')
+        .addColumn('period_start', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('engine', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('settled_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('reservations_open')
+        .on('reservations')
+        .columns(['status', 'expires_at'])
+        .execute();
+      await db.schema
+        .createIndex('reservations_account')
+        .on('reservations')
+        .columns(['account_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createTable('request_log')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('key_id', 'text', (c) => c.notNull())
+        .addColumn('engine', 'text', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('status', 'integer', (c) => c.notNull())
+        .addColumn('duration_ms', 'integer', (c) => c.notNull())
+        .addColumn('billed', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('request_log_time')
+        .on('request_log')
+        .columns(['created_at', 'engine'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

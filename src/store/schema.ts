@@ -1,5 +1,3 @@
-import type { Generated } from 'kysely';
-
 /*
  * Column conventions shared by both dialects so that one set of queries serves SQLite and
  * PostgreSQL: timestamps are ISO 8601 UTC strings (they sort as text), flags are 0/1 integers.
@@ -19,6 +17,10 @@ export interface AccountsTable {
   billing_anchor: string;
   created_at: string;
   updated_at: string;
+  /** Bumped to take the account's lock in a reservation. */
+  lock_seq: number;
+  credits_given: number;
+  credits_used: number;
 }
 
 export interface ApiKeysTable {
@@ -41,9 +43,76 @@ export interface ApiKeysTable {
   updated_at: string;
 }
 
+/** A one-time pack: never resets; packs are drawn in purchase order. */
+export interface PacksTable {
+  id: string;
+  account_id: string;
+  title: string;
+  total: number;
+  used: number;
+  purchased_at: string;
+}
+
+export interface CreditGrantsTable {
+  id: string;
+  account_id: string;
+  amount: number;
+  note: string;
+  granted_at: string;
+}
+
+/** Units drawn from the subscription quota in one billing period. */
+export interface SubscriptionUsageTable {
+  account_id: string;
+  period_start: string;
+  used: number;
+}
+
+/** Billable calls of a key per window: total (start ''), day, week, month (UTC calendar). */
+export interface KeyUsageTable {
+  key_id: string;
+  window_kind: 'total' | 'daily' | 'weekly' | 'monthly';
+  window_start: string;
+  used: number;
+}
+
+export type ReservationStatus = 'reserved' | 'committed' | 'released';
+export type BalanceSource = 'subscription' | 'pack' | 'credit';
+
+/** The ledger: one row per unit reserved; committed rows are what the account was billed. */
+export interface ReservationsTable {
+  id: string;
+  account_id: string;
+  key_id: string;
+  source: BalanceSource;
+  pack_id: string | null;
+  period_start: string | null;
+  status: ReservationStatus;
+  engine: string;
+  created_at: string;
+  expires_at: string;
+  settled_at: string | null;
+}
+
+export interface RequestLogTable {
+  id: string;
+  account_id: string;
+  key_id: string;
+  engine: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  billed: number;
+  created_at: string;
+}
+
 export interface DatabaseSchema {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  packs: PacksTable;
+  credit_grants: CreditGrantsTable;
+  subscription_usage: SubscriptionUsageTable;
+  key_usage: KeyUsageTable;
+  reservations: ReservationsTable;
+  request_log: RequestLogTable;
 }
-
-export type { Generated };

@@ -27,7 +27,10 @@ export function runCli(args: readonly string[], env: Record<string, string>): Pr
 }
 
 /** Runs `webcap ARGS --json` and parses what it prints; fails loudly when it does not exit 0. */
-export async function cliJson<T = Record<string, unknown>>(args: readonly string[], env: Record<string, string>) {
+export async function cliJson<T = Record<string, unknown>>(
+  args: readonly string[],
+  env: Record<string, string>,
+) {
   const result = await runCli([...args, '--json'], env);
   if (result.code !== 0) throw new Error(`webcap ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
   return JSON.parse(result.stdout) as T;

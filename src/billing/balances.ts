@@ -1,0 +1,130 @@
+import { invalidParam } from '../errors.js';
+import type { Db } from '../store/db.js';
+import { newId } from '../store/ids.js';
+import type { PacksTable } from '../store/schema.js';
+import { getAccountBySlug } from './accounts.js';
+
+export interface Pack {
+  readonly id: string;
+  readonly title: string;
+  readonly total: number;
+  readonly used: number;
+  readonly purchasedAt: string;
+}
+
+function fromPackRow(row: PacksTable): Pack {
+  return { id: row.id, title: row.title, total: row.total, used: row.used, purchasedAt: row.purchased_at };
+}
+
+/** The operator-facing JSON of a pack. */
+export function packJson(pack: Pack, accountSlug: string) {
+  return {
+    id: pack.id,
+    account: accountSlug,
+    title: pack.title,
+    total: pack.total,
+    used: pack.used,
+    remaining: pack.total - pack.used,
+    purchased_at: pack.purchasedAt,
+  };
+}
+
+function checkAmount(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 1) throw invalidParam(name, 'must be a positive integer');
+}
+
+/** Adds a one-time pack; packs are drawn after the subscription quota, oldest purchase first. */
+export async function addPack(
+  db: Db,
+  input: { accountSlug: string; total: number; title?: string; purchasedAt?: string },
+  now: Date,
+): Promise<Pack> {
+  checkAmount('total', input.total);
+  const purchasedAt = input.purchasedAt === undefined ? now : new Date(input.purchasedAt);
+  if (Number.isNaN(purchasedAt.getTime())) throw invalidParam('purchased_at', 'must be an ISO 8601 date');
+  const account = await getAccountBySlug(db, input.accountSlug);
+  const row: PacksTable = {
+    id: newId('pack'),
+    account_id: account.id,
+    title: input.title?.trim() || `${input.total} credits pack`,
+    total: input.total,
+    used: 0,
+    purchased_at: purchasedAt.toISOString(),
+  };
+  await db.insertInto('packs').values(row).execute();
+  return fromPackRow(row);
+}
+
+/** Every pack of an account in draw order. */
+export async function listPacks(db: Db, accountId: string): Promise<Pack[]> {
+  const rows = await db
+    .selectFrom('packs')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('purchased_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(fromPackRow);
+}
+
+/** Grants credits (a separate ledger, drawn last). Returns the grant and the account's new totals. */
+export async function grantCredits(
+  db: Db,
+  input: { accountSlug: string; amount: number; note?: string },
+  now: Date,
+) {
+  checkAmount('amount', input.amount);
+  const account = await getAccountBySlug(db, input.accountSlug);
+  const grant = {
+    id: newId('cred'),
+    account_id: account.id,
+    amount: input.amount,
+    note: input.note?.trim() ?? '',
+    granted_at: now.toISOString(),
+  };
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('credit_grants').values(grant).execute();
+    await trx
+      .updateTable('accounts')
+      .set((eb) => ({ credits_given: eb('credits_given', '+', input.amount) }))
+      .where('id', '=', account.id)
+      .execute();
+  });
+  const totals = await db
+    .selectFrom('accounts')
+    .select(['credits_given', 'credits_used'])
+    .where('id', '=', account.id)
+    .executeTakeFirstOrThrow();
+  return {
+    id: grant.id,
+    account: account.slug,
+    amount: grant.amount,
+    note: grant.note,
+    granted_at: grant.granted_at,
+    credits: { given: totals.credits_given, consumed: totals.credits_used },
+  };
+}
+
+/** The account's ledger, newest first: each reserved unit, where it was drawn from and how it settled. */
+export async function listLedger(db: Db, accountSlug: string, limit: number) {
+  const account = await getAccountBySlug(db, accountSlug);
+  const rows = await db
+    .selectFrom('reservations')
+    .selectAll()
+    .where('account_id', '=', account.id)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    key_id: r.key_id,
+    engine: r.engine,
+    source: r.source,
+    pack_id: r.pack_id,
+    period_start: r.period_start,
+    status: r.status,
+    created_at: r.created_at,
+    settled_at: r.settled_at,
+  }));
+}

@@ -1,0 +1,96 @@
+import type { Db } from '../store/db.js';
+import type { Account } from './accounts.js';
+import { listPacks } from './balances.js';
+import type { ApiKey } from './keys.js';
+import { billingPeriod } from './periods.js';
+
+/** Percentage with two decimals; 0 when there is nothing to use. */
+function percent(used: number, total: number): number {
+  return total > 0 ? Math.round((used / total) * 10_000) / 100 : 0;
+}
+
+/** The spec's Usage record (spec "Usage record", rules 1-3) for an account and the calling key. */
+export async function usageRecord(db: Db, account: Account, key: ApiKey, now: Date) {
+  const period = billingPeriod(new Date(account.billingAnchor), now);
+  const [subscriptionRow, balances, packs] = await Promise.all([
+    db
+      .selectFrom('subscription_usage')
+      .select('used')
+      .where('account_id', '=', account.id)
+      .where('period_start', '=', period.start.toISOString())
+      .executeTakeFirst(),
+    db
+      .selectFrom('accounts')
+      .select(['credits_given', 'credits_used'])
+      .where('id', '=', account.id)
+      .executeTakeFirstOrThrow(),
+    listPacks(db, account.id),
+  ]);
+
+  const quota = account.monthlyQuota ?? 0;
+  const quotaUsed = Math.min(subscriptionRow?.used ?? 0, quota);
+  const items = packs.map((p) => ({
+    id: p.id,
+    title: p.title,
+    purchased_at: p.purchasedAt,
+    total: p.total,
+    used: p.used,
+    remaining: p.total - p.used,
+    percent_used: percent(p.used, p.total),
+    exhausted: p.used >= p.total,
+  }));
+  const packsTotal = items.reduce((sum, p) => sum + p.total, 0);
+  const packsUsed = items.reduce((sum, p) => sum + p.used, 0);
+  const currentIndex = items.findIndex((p) => !p.exhausted);
+  const credits = { given: balances.credits_given, consumed: balances.credits_used };
+  const creditsRemaining = Math.max(credits.given - credits.consumed, 0);
+
+  // Rule 1: subscription reports the quota plus the packs; rules 2-3: without a plan, the packs alone.
+  const subscriptionTotal = quota + packsTotal;
+  const subscriptionUsed = quotaUsed + packsUsed;
+
+  return {
+    remaining: subscriptionTotal - subscriptionUsed + creditsRemaining,
+    total_used: subscriptionUsed + credits.consumed,
+    renewal_date: period.end.toISOString(),
+    period: { start: period.start.toISOString(), end: period.end.toISOString() },
+    subscription: {
+      used: subscriptionUsed,
+      total: subscriptionTotal,
+      remaining: subscriptionTotal - subscriptionUsed,
+      percent_used: percent(subscriptionUsed, subscriptionTotal),
+    },
+    credits: {
+      given: credits.given,
+      consumed: credits.consumed,
+      remaining: creditsRemaining,
+      percent_used: percent(credits.consumed, credits.given),
+    },
+    rate_limit: { per_minute: account.perMinute, per_second: account.perSecond },
+    account: { name: account.name, slug: account.slug },
+    api_key: {
+      alias: key.alias,
+      active: key.active,
+      category: key.category,
+      expires: key.expiresAt,
+      quotas: key.quotas,
+    },
+    packs:
+      items.length === 0
+        ? null
+        : {
+            count: items.length,
+            exhausted_count: items.filter((p) => p.exhausted).length,
+            all_exhausted: currentIndex === -1,
+            total: packsTotal,
+            used: packsUsed,
+            remaining: packsTotal - packsUsed,
+            percent_used: percent(packsUsed, packsTotal),
+            current_index: currentIndex,
+            current: currentIndex === -1 ? null : items[currentIndex],
+            items,
+          },
+  };
+}
+
+export type UsageRecord = Awaited<ReturnType<typeof usageRecord>>;
