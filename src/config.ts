@@ -21,6 +21,10 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Base URL the service is reached at from outside, for links it hands out; null derives it per request. */
   readonly publicBaseUrl: string | null;
+  /** Redis for the shared rate-limit store; null keeps limits in process memory. */
+  readonly redisUrl: string | null;
+  /** How long a reserved credit is held before an unsettled reservation is released. */
+  readonly reservationHoldMs: number;
 }
 
 /** A variable that does not parse: the message names it and what it expects. */
@@ -132,6 +136,8 @@ export function loadConfig(env: Env): Config {
     }),
     bodyLimitBytes: read(env, integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600)),
     publicBaseUrl: read(env, httpUrl('PUBLIC_BASE_URL', ['http:', 'https:']))?.replace(/\/+$/, '') ?? null,
+    redisUrl: read(env, httpUrl('REDIS_URL', ['redis:', 'rediss:'])),
+    reservationHoldMs: read(env, integer('RESERVATION_HOLD_MS', 600_000, 1000, 86_400_000)),
   };
   return Object.freeze(config);
 }

@@ -15,7 +15,7 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
       account: request.auth?.account.slug,
     }));
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('refuses a missing or wrong token with 401', async () => {
     for (const authorization of [undefined, 'Bearer wrong-token', `Basic ${ADMIN_TOKEN}`, ADMIN_TOKEN]) {

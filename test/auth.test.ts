@@ -31,7 +31,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     await createAccount(store.db, { name: 'Acme', slug: 'acme' }, now());
     key = (await createKey(store.db, { accountSlug: 'acme', alias: 'main' }, now())).plaintext;
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const inject = (options: InjectOptions) => t.runtime.app.inject(options);
 

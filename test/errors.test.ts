@@ -15,7 +15,7 @@ describe('error responses', () => {
       handler: async () => ({ ok: true }),
     });
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('404 Not Found for an unknown route or method', async () => {
     for (const res of [

@@ -5,13 +5,17 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { RateCaps } from '../billing/rate-caps.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { RequestLog } from '../stats/request-log.js';
 import type { Store } from '../store/db.js';
 import { authenticate } from './auth.js';
 import { registerErrorHandling } from './errors.js';
+import type { MeteringDeps } from './metering.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
+import { usageRoutes } from './routes/v1/usage.js';
 
 /** Everything the HTTP layer needs; main.ts builds it, tests build their own. */
 export interface AppDeps {
@@ -19,9 +23,21 @@ export interface AppDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly logger: Logger;
+  readonly caps: RateCaps;
+  readonly requestLog: RequestLog;
 }
 
 export type App = FastifyInstance;
+
+/** A route's path as the stats see it: lower case, no trailing slash, `:param` as `{param}`. */
+function normalizedPath(route: string): string {
+  return (
+    route
+      .toLowerCase()
+      .replace(/\/+$/, '')
+      .replace(/:([a-z_]+)/g, '{$1}') || '/'
+  );
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -41,6 +57,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app);
   app.decorateRequest('auth', null);
+  app.decorateRequest('billed', false);
+  app.decorate('metering', {
+    db: deps.store.db,
+    clock: deps.clock,
+    caps: deps.caps,
+    logger: deps.logger,
+    reservationHoldMs: deps.config.reservationHoldMs,
+  } satisfies MeteringDeps);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -50,6 +74,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (generation !== undefined) {
       request.auth = await authenticate(deps.store.db, deps.clock, request, generation);
     }
+  });
+
+  // Every authenticated call leaves a row: the stats snapshot and operators read them.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.auth === null) return;
+    deps.requestLog.record({
+      account_id: request.auth.account.id,
+      key_id: request.auth.key.id,
+      engine: request.routeOptions.config.engine ?? 'other',
+      path: normalizedPath(request.routeOptions.url ?? request.url),
+      status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime),
+      billed: request.billed ? 1 : 0,
+      created_at: deps.clock().toISOString(),
+    });
   });
 
   await app.register(formbody, { bodyLimit: deps.config.bodyLimitBytes });
@@ -75,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes(deps));
+  await app.register(usageRoutes(deps));
   if (deps.config.adminToken !== null) {
     await app.register(adminRoutes(deps, deps.config.adminToken), { prefix: '/admin/v1' });
   }

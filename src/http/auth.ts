@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set on every route that needs an API key. */
     auth?: ApiGeneration;
+    /** The engine slug of the stats catalog this route belongs to. */
+    engine?: string;
   }
   interface FastifyRequest {
     auth: AuthContext | null;

@@ -51,7 +51,14 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
   const dialect =
     config.kind === 'sqlite' ? sqliteDialect(config.file) : await postgresDialect(config.url, config.schema);
   const db = new Kysely<DatabaseSchema>({ dialect });
-  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  // Name the schema: otherwise Kysely looks its bookkeeping tables up in every schema, and a
+  // fresh schema beside an older one would be taken as already set up.
+  const migrationTableSchema = config.kind === 'postgres' ? config.schema : undefined;
+  const { error, results } = await new Migrator({
+    db,
+    provider: migrationProvider,
+    migrationTableSchema,
+  }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined || failed !== undefined) {
     await db.destroy();

@@ -1,0 +1,108 @@
+import type { FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { commitUnit, releaseUnit, reserveUnit } from '../billing/ledger.js';
+import type { RateCaps } from '../billing/rate-caps.js';
+import type { Clock } from '../clock.js';
+import { WebcapError } from '../errors.js';
+import type { Db } from '../store/db.js';
+
+export interface MeteringDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly caps: RateCaps;
+  readonly logger: Logger;
+  /** How long a reserved unit is held before an unsettled reservation is released. */
+  readonly reservationHoldMs: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What billable routes pass to `metered`. */
+    metering: MeteringDeps;
+  }
+  interface FastifyRequest {
+    /** Set by metering when the call was billed; read by the request log. */
+    billed: boolean;
+  }
+}
+
+function rateHeaders(limit: number, remaining: number, resetSeconds: number) {
+  return {
+    'x-ratelimit-limit': limit,
+    'x-ratelimit-remaining': remaining,
+    'x-ratelimit-reset': resetSeconds,
+  };
+}
+
+/**
+ * The one billable-call path: caps → reserve a unit (key quotas, draw order) → run → commit on
+ * success, release on failure. Every billable endpoint calls its engine through this.
+ * The commit happens before the response is sent, so a client that hangs up still pays for a
+ * result that was produced (spec, Errors rule 3); a call that throws is never billed.
+ */
+export async function metered<T>(
+  deps: MeteringDeps,
+  request: FastifyRequest,
+  engine: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  const auth = request.auth;
+  if (auth === null) throw new WebcapError('invalid_key');
+  const cap = await deps.caps.take(auth.account);
+  if (!cap.ok) {
+    const resetSeconds = Math.max(1, Math.ceil(cap.resetMs / 1000));
+    throw new WebcapError('rate_limited', `quota ${cap.cap}`, {
+      retryAfterSeconds: resetSeconds,
+      headers: rateHeaders(cap.limit, 0, resetSeconds),
+    });
+  }
+  const now = deps.clock();
+  let reserved: Awaited<ReturnType<typeof reserveUnit>>;
+  try {
+    reserved = await reserveUnit(
+      deps.db,
+      { accountId: auth.account.id, keyId: auth.key.id, engine },
+      now,
+      deps.reservationHoldMs,
+    );
+  } catch (error) {
+    await deps.caps.giveBack(auth.account);
+    throw error;
+  }
+  if (!reserved.ok) {
+    await deps.caps.giveBack(auth.account);
+    if (reserved.reason === 'insufficient') {
+      throw new WebcapError(
+        'insufficient_credits',
+        'no subscription quota, pack or credits left; add a pack or credits',
+      );
+    }
+    const resetSeconds =
+      reserved.resetsAt === null
+        ? undefined
+        : Math.max(1, Math.ceil((reserved.resetsAt.getTime() - now.getTime()) / 1000));
+    throw new WebcapError('rate_limited', `quota ${reserved.quota}`, {
+      retryAfterSeconds: resetSeconds,
+      headers: rateHeaders(reserved.limit, 0, resetSeconds ?? 0),
+    });
+  }
+  const { reservation } = reserved;
+  let result: T;
+  try {
+    result = await run();
+  } catch (error) {
+    await releaseUnit(deps.db, reservation.id, deps.clock()).catch((releaseError: unknown) =>
+      deps.logger.error(
+        { err: releaseError, reservation: reservation.id },
+        'release failed; the hold will expire',
+      ),
+    );
+    await deps.caps.giveBack(auth.account);
+    throw error;
+  }
+  request.billed = await commitUnit(deps.db, reservation.id, deps.clock());
+  if (!request.billed) {
+    deps.logger.warn({ reservation: reservation.id }, 'reservation expired before commit; call not billed');
+  }
+  return result;
+}

@@ -1,0 +1,21 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { usageRecord } from '../../../billing/usage.js';
+import type { AppDeps } from '../../app.js';
+
+/** GET /v1/usage: the account's balances, limits and the calling key; free. */
+export function usageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/v1/usage',
+      {
+        config: { auth: 'v1', engine: 'usage' },
+        schema: { tags: ['usage'], security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }] },
+      },
+      async (request) => {
+        const auth = request.auth;
+        if (auth === null) throw new Error('auth hook did not run');
+        return usageRecord(deps.store.db, auth.account, auth.key, deps.clock());
+      },
+    );
+  };
+}
