@@ -1,5 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metered } from '../src/http/metering.js';
 import { DIALECTS } from './helpers/databases.js';
 import { ADMIN_TOKEN, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
@@ -11,9 +12,13 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestRuntime(dialect);
-    t.runtime.app.get('/v1/probe', { config: { auth: 'v1' } }, async (request) => ({
+    const { app } = t.runtime;
+    app.get('/v1/probe', { config: { auth: 'v1' } }, async (request) => ({
       account: request.auth?.account.slug,
     }));
+    app.get('/v1/billable', { config: { auth: 'v1', engine: 'probe' } }, (request) =>
+      metered(app.metering, request, 'probe', async () => ({ ok: true })),
+    );
   });
   afterAll(() => t?.close());
 
@@ -159,6 +164,76 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
     });
     expect(badDate.statusCode).toBe(400);
     expect(badDate.json().error).toMatch(/^Bad Request: expires /);
+  });
+  it('adds packs, grants credits and reads the ledger after billable calls', async () => {
+    await call({ method: 'POST', url: '/admin/v1/accounts', payload: { name: 'L', slug: 'ledger' } });
+    const { key } = (
+      await call({ method: 'POST', url: '/admin/v1/keys', payload: { account: 'ledger' } })
+    ).json();
+    const pack = await call({
+      method: 'POST',
+      url: '/admin/v1/accounts/ledger/packs',
+      payload: { total: 1, title: 'Starter', purchased_at: '2026-02-01T00:00:00Z' },
+    });
+    expect(pack.statusCode).toBe(201);
+    expect(pack.json()).toEqual({
+      id: expect.stringMatching(/^pack_/),
+      account: 'ledger',
+      title: 'Starter',
+      total: 1,
+      used: 0,
+      remaining: 1,
+      purchased_at: '2026-02-01T00:00:00.000Z',
+    });
+    const grant = await call({
+      method: 'POST',
+      url: '/admin/v1/accounts/ledger/credits',
+      payload: { amount: 2, note: 'goodwill' },
+    });
+    expect(grant.statusCode).toBe(201);
+    expect(grant.json()).toEqual({
+      id: expect.stringMatching(/^cred_/),
+      account: 'ledger',
+      amount: 2,
+      note: 'goodwill',
+      granted_at: expect.any(String),
+      credits: { given: 2, consumed: 0 },
+    });
+
+    for (let i = 0; i < 2; i++) {
+      const res = await t.runtime.app.inject({ url: '/v1/billable', headers: { 'x-api-key': key } });
+      expect(res.statusCode).toBe(200);
+    }
+    const ledger = (await call({ url: '/admin/v1/accounts/ledger/ledger?limit=10' })).json();
+    expect(ledger.account).toBe('ledger');
+    expect(ledger.totals).toEqual({
+      committed: { subscription: 0, pack: 1, credit: 1 },
+      reserved: 0,
+      released: 0,
+    });
+    expect(ledger.entries.map((e: { source: string; status: string }) => [e.source, e.status])).toEqual(
+      expect.arrayContaining([
+        ['pack', 'committed'],
+        ['credit', 'committed'],
+      ]),
+    );
+    expect(ledger.entries).toHaveLength(2);
+    const packs = (await call({ url: '/admin/v1/accounts/ledger/packs' })).json();
+    expect(packs.packs).toEqual([{ ...pack.json(), used: 1, remaining: 0 }]);
+
+    const zero = await call({
+      method: 'POST',
+      url: '/admin/v1/accounts/ledger/credits',
+      payload: { amount: 0 },
+    });
+    expect(zero.statusCode).toBe(400);
+    expect(zero.json().error).toMatch(/^Bad Request: amount /);
+    const nobody = await call({
+      method: 'POST',
+      url: '/admin/v1/accounts/nobody/packs',
+      payload: { total: 5 },
+    });
+    expect(nobody.statusCode).toBe(404);
   });
 });
 

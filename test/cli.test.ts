@@ -144,6 +144,36 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
     });
   });
 
+  it('adds packs, grants credits and reads the ledger in the forms scripts rely on', async () => {
+    await cliJson(['admin', 'accounts', 'create', '--name', 'Packs', '--slug', 'packs'], env);
+    const pack = await cliJson(
+      ['admin', 'packs', 'add', '--account', 'packs', '--total', '500', '--title', 'Launch pack'],
+      env,
+    );
+    expect(pack).toEqual({
+      id: expect.stringMatching(/^pack_/),
+      account: 'packs',
+      title: 'Launch pack',
+      total: 500,
+      used: 0,
+      remaining: 500,
+      purchased_at: expect.any(String),
+    });
+    const grant = await cliJson(['admin', 'credits', 'grant', '--account', 'packs', '--amount', '25'], env);
+    expect(grant).toMatchObject({ account: 'packs', amount: 25, credits: { given: 25, consumed: 0 } });
+    const listed = await cliJson<{ packs: unknown[] }>(['admin', 'packs', 'list', '--account', 'packs'], env);
+    expect(listed.packs).toEqual([pack]);
+    const ledger = await cliJson(['admin', 'ledger', 'packs'], env);
+    expect(ledger).toEqual({
+      account: 'packs',
+      totals: { committed: { subscription: 0, pack: 0, credit: 0 }, reserved: 0, released: 0 },
+      entries: [],
+    });
+    const human = await runCli(['admin', 'packs', 'add', '--account', 'packs', '--total', '0'], env);
+    expect(human.code).not.toBe(0);
+    expect(human.stderr).toContain('--total');
+  });
+
   it('explains mistakes with a non-zero exit', async () => {
     const dup = await runCli(['admin', 'accounts', 'create', '--name', 'A', '--slug', 'acme'], env);
     expect(dup.code).toBe(1);

@@ -105,9 +105,28 @@ export async function grantCredits(
   };
 }
 
-/** The account's ledger, newest first: each reserved unit, where it was drawn from and how it settled. */
+/**
+ * The account's ledger: committed units per source (what it was billed, all time) and the
+ * latest `limit` reservations, newest first, with where each was drawn from and how it settled.
+ */
 export async function listLedger(db: Db, accountSlug: string, limit: number) {
   const account = await getAccountBySlug(db, accountSlug);
+  const sums = await db
+    .selectFrom('reservations')
+    .select(['source', 'status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('account_id', '=', account.id)
+    .groupBy(['source', 'status'])
+    .execute();
+  const totals = {
+    committed: { subscription: 0, pack: 0, credit: 0 },
+    reserved: 0,
+    released: 0,
+  };
+  for (const row of sums) {
+    const n = Number(row.n);
+    if (row.status === 'committed') totals.committed[row.source] += n;
+    else totals[row.status] += n;
+  }
   const rows = await db
     .selectFrom('reservations')
     .selectAll()
@@ -116,15 +135,19 @@ export async function listLedger(db: Db, accountSlug: string, limit: number) {
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    key_id: r.key_id,
-    engine: r.engine,
-    source: r.source,
-    pack_id: r.pack_id,
-    period_start: r.period_start,
-    status: r.status,
-    created_at: r.created_at,
-    settled_at: r.settled_at,
-  }));
+  return {
+    account: account.slug,
+    totals,
+    entries: rows.map((r) => ({
+      id: r.id,
+      key_id: r.key_id,
+      engine: r.engine,
+      source: r.source,
+      pack_id: r.pack_id,
+      period_start: r.period_start,
+      status: r.status,
+      created_at: r.created_at,
+      settled_at: r.settled_at,
+    })),
+  };
 }

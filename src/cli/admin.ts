@@ -6,6 +6,7 @@ import {
   listAccounts,
   updateAccount,
 } from '../billing/accounts.js';
+import { addPack, grantCredits, listLedger, listPacks, packJson } from '../billing/balances.js';
 import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../billing/keys.js';
 import type { Config } from '../config.js';
 import { type Db, openStore } from '../store/db.js';
@@ -13,6 +14,12 @@ import { type Db, openStore } from '../store/db.js';
 function count(raw: string): number {
   if (!/^\d+$/.test(raw)) throw new InvalidArgumentError('expected a non-negative integer');
   return Number(raw);
+}
+
+function positive(raw: string): number {
+  const n = count(raw);
+  if (n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
 }
 
 const CLEAR = 'none';
@@ -104,6 +111,10 @@ function describeAccount(a: ReturnType<typeof accountJson>): string {
   return `${a.slug}\t${a.name}\t${a.active ? 'active' : 'inactive'}\tmonthly quota ${quota}\tid ${a.id}`;
 }
 
+function describePack(p: ReturnType<typeof packJson>): string {
+  return `${p.id}\t${p.account}\t${p.title}\t${p.used}/${p.total} used\tpurchased ${p.purchased_at}`;
+}
+
 function describeKey(k: ReturnType<typeof keyJson>): string {
   const state = k.revoked_at ? 'revoked' : k.active ? 'active' : 'inactive';
   return `${k.id}\t${k.account}\t${k.alias}\t${k.category}\t${k.prefix}…\t${state}\texpires ${k.expires_at ?? 'never'}`;
@@ -112,7 +123,7 @@ function describeKey(k: ReturnType<typeof keyJson>): string {
 /** `webcap admin ...`: operator commands working directly on the service's database. */
 export function adminCommand(config: () => Config): Command {
   const admin = new Command('admin')
-    .description('manage accounts and API keys')
+    .description('manage accounts, API keys, packs and credits')
     .option('--json', 'print JSON');
 
   const accounts = admin.command('accounts').description('accounts');
@@ -278,6 +289,84 @@ export function adminCommand(config: () => Config): Command {
         const { key, accountSlug } = await getKey(db, id);
         const json = keyJson(key, accountSlug);
         print(json, describeKey(json));
+      }),
+    );
+
+  const packs = admin.command('packs').description('one-time credit packs, drawn after the subscription');
+  packs
+    .command('add')
+    .requiredOption('--account <slug>', 'owning account')
+    .requiredOption('--total <n>', 'calls in the pack', positive)
+    .option('--title <title>', 'shown in GET /v1/usage')
+    .option('--purchased-at <date>', 'purchase time (ISO 8601), which orders the draw; default now')
+    .option('--json', 'print JSON')
+    .action(
+      action(
+        config,
+        async (db, print, opts: { account: string; total: number; title?: string; purchasedAt?: string }) => {
+          const pack = await addPack(
+            db,
+            {
+              accountSlug: opts.account,
+              total: opts.total,
+              title: opts.title,
+              purchasedAt: opts.purchasedAt,
+            },
+            new Date(),
+          );
+          const json = packJson(pack, opts.account);
+          print(json, `added pack ${describePack(json)}`);
+        },
+      ),
+    );
+  packs
+    .command('list')
+    .requiredOption('--account <slug>', 'owning account')
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print, opts: { account: string }) => {
+        const account = await getAccountBySlug(db, opts.account);
+        const list = (await listPacks(db, account.id)).map((p) => packJson(p, account.slug));
+        print({ packs: list }, list.map(describePack).join('\n') || 'no packs');
+      }),
+    );
+
+  const credits = admin.command('credits').description('credits, drawn after the subscription and packs');
+  credits
+    .command('grant')
+    .requiredOption('--account <slug>', 'receiving account')
+    .requiredOption('--amount <n>', 'calls granted', positive)
+    .option('--note <note>', 'why, for the ledger')
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print, opts: { account: string; amount: number; note?: string }) => {
+        const grant = await grantCredits(
+          db,
+          { accountSlug: opts.account, amount: opts.amount, note: opts.note },
+          new Date(),
+        );
+        print(
+          grant,
+          `granted ${grant.amount} credits to ${grant.account} (given ${grant.credits.given}, consumed ${grant.credits.consumed})`,
+        );
+      }),
+    );
+
+  admin
+    .command('ledger <slug>')
+    .description("an account's reserved units, newest first")
+    .option('--limit <n>', 'rows to show', positive, 50)
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print, slug: string, opts: { limit: number }) => {
+        const ledger = await listLedger(db, slug, opts.limit);
+        const c = ledger.totals.committed;
+        const head = `billed: subscription ${c.subscription}, packs ${c.pack}, credits ${c.credit}; in flight ${ledger.totals.reserved}; released ${ledger.totals.released}`;
+        const lines = ledger.entries.map(
+          (e) =>
+            `${e.created_at}\t${e.engine}\t${e.source}${e.pack_id ? ` ${e.pack_id}` : ''}\t${e.status}\tkey ${e.key_id}`,
+        );
+        print(ledger, [head, ...lines].join('\n'));
       }),
     );
   return admin;

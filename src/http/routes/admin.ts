@@ -8,6 +8,7 @@ import {
   listAccounts,
   updateAccount,
 } from '../../billing/accounts.js';
+import { addPack, grantCredits, listLedger, listPacks, packJson } from '../../billing/balances.js';
 import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../../billing/keys.js';
 import { WebcapError } from '../../errors.js';
 import type { AppDeps } from '../app.js';
@@ -71,6 +72,23 @@ const KeyUpdate = Type.Object(
     active: Type.Optional(Type.Boolean()),
     expires: Type.Optional(Nullable(Type.String())),
     quotas: Type.Optional(Quotas),
+  },
+  { additionalProperties: false },
+);
+
+const PackCreate = Type.Object(
+  {
+    total: Type.Integer({ minimum: 1 }),
+    title: Type.Optional(Type.String({ maxLength: 200 })),
+    purchased_at: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+const CreditGrant = Type.Object(
+  {
+    amount: Type.Integer({ minimum: 1 }),
+    note: Type.Optional(Type.String({ maxLength: 500 })),
   },
   { additionalProperties: false },
 );
@@ -144,6 +162,54 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
         );
         return accountJson(account);
       },
+    );
+
+    const SlugParams = Type.Object({ slug: Slug });
+
+    app.post(
+      '/accounts/:slug/packs',
+      { schema: { tags, security, params: SlugParams, body: PackCreate } },
+      async (request, reply) => {
+        const { slug } = request.params;
+        const body = request.body;
+        const pack = await addPack(
+          db,
+          { accountSlug: slug, total: body.total, title: body.title, purchasedAt: body.purchased_at },
+          deps.clock(),
+        );
+        return reply.code(201).send(packJson(pack, slug));
+      },
+    );
+
+    app.get('/accounts/:slug/packs', { schema: { tags, security, params: SlugParams } }, async (request) => {
+      const account = await getAccountBySlug(db, request.params.slug);
+      return { packs: (await listPacks(db, account.id)).map((p) => packJson(p, account.slug)) };
+    });
+
+    app.post(
+      '/accounts/:slug/credits',
+      { schema: { tags, security, params: SlugParams, body: CreditGrant } },
+      async (request, reply) => {
+        const grant = await grantCredits(
+          db,
+          { accountSlug: request.params.slug, amount: request.body.amount, note: request.body.note },
+          deps.clock(),
+        );
+        return reply.code(201).send(grant);
+      },
+    );
+
+    app.get(
+      '/accounts/:slug/ledger',
+      {
+        schema: {
+          tags,
+          security,
+          params: SlugParams,
+          querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
+        },
+      },
+      async (request) => listLedger(db, request.params.slug, request.query.limit ?? 100),
     );
 
     app.post('/keys', { schema: { tags, security, body: KeyCreate } }, async (request, reply) => {
