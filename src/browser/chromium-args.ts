@@ -1,0 +1,47 @@
+/** Debian's chromium wrapper; the service runs the system browser, never one it downloads. */
+export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+
+export interface ChromiumArgsOptions {
+  /** Port of the egress proxy on 127.0.0.1: Chromium's only way out. */
+  readonly proxyPort: number;
+  /** Root cannot use Chromium's user-namespace sandbox; defaults to the current process's uid. */
+  readonly runningAsRoot?: boolean;
+}
+
+/** The executable to launch: the operator's choice, else Debian's chromium. */
+export function chromiumExecutable(path?: string | null): string {
+  return path ?? DEFAULT_CHROMIUM_PATH;
+}
+
+/**
+ * Launch flags that confine Chromium's network to the egress proxy (DESIGN.md §3): every request,
+ * loopback included, goes to the proxy; Chromium resolves no name itself (with a fixed proxy it
+ * never needs to, and the rules stop DNS prefetch from leaking lookups); QUIC and non-proxied
+ * WebRTC UDP are off; background services that phone home are off.
+ */
+export function chromiumArgs(options: ChromiumArgsOptions): string[] {
+  const proxy = `127.0.0.1:${options.proxyPort}`;
+  const root = options.runningAsRoot ?? process.getuid?.() === 0;
+  return [
+    '--headless=new',
+    ...(root ? ['--no-sandbox'] : []),
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+    `--proxy-server=http://${proxy}`,
+    // Without it, Chromium sends loopback (127.0.0.0/8, [::1], localhost) straight past the proxy.
+    '--proxy-bypass-list=<-loopback>',
+    // Every name resolves to nothing; the proxy's own address is an IP literal and needs no lookup.
+    '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  ];
+}
+
+/** Options for puppeteer's createBrowserContext: a context's proxy replaces the launch flag's, so it repeats the bypass rule. */
+export function contextProxyOptions(proxyPort: number): { proxyServer: string; proxyBypassList: string[] } {
+  return { proxyServer: `http://127.0.0.1:${proxyPort}`, proxyBypassList: ['<-loopback>'] };
+}
