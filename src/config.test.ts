@@ -16,6 +16,10 @@ describe('loadConfig', () => {
       logLevel: 'info',
       bodyLimitBytes: 1_048_576,
       publicBaseUrl: null,
+      allowPrivate: [],
+      fetchMaxBytes: 10_485_760,
+      fetchHeadersTimeoutMs: 15_000,
+      fetchTimeoutMs: 30_000,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -27,6 +31,17 @@ describe('loadConfig', () => {
       url: 'postgres://u@db:5432/webcap',
       schema: 'tenant_a',
     });
+  });
+
+  it('reads the network guard settings', () => {
+    const config = loadConfig({
+      WEBCAP_ALLOW_PRIVATE: '127.0.0.1/32:8081, 10.0.0.0/8,[::1]/128:8080',
+      FETCH_MAX_BYTES: '2048',
+      FETCH_HEADERS_TIMEOUT_MS: '500',
+      FETCH_TIMEOUT_MS: '1500',
+    });
+    expect(config.allowPrivate.map((rule) => rule.port)).toEqual([8081, null, 8080]);
+    expect(config).toMatchObject({ fetchMaxBytes: 2048, fetchHeadersTimeoutMs: 500, fetchTimeoutMs: 1500 });
   });
 
   it('treats an empty variable as unset', () => {
@@ -66,6 +81,92 @@ describe('loadConfig', () => {
       'ftp://x',
       'PUBLIC_BASE_URL must be a URL with scheme http: or https: (got "ftp://x")',
     ],
+    [
+      'WEBCAP_ALLOW_PRIVATE',
+      '127.0.0.1:8081,localhost',
+      'WEBCAP_ALLOW_PRIVATE must be a comma-separated list of cidr[:port], IPv6 in brackets (127.0.0.1/32:8081,10.0.0.0/8,[::1]/128:8080) (got "127.0.0.1:8081,localhost")',
+    ],
+    ['FETCH_MAX_BYTES', '10MB', 'FETCH_MAX_BYTES must be an integer from 1024 to 1073741824 (got "10MB")'],
+  ])('refuses %s=%s naming the variable', (variable, value, message) => {
+    const attempt = () => loadConfig({ [variable]: value });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(message);
+  });
+});
+
+describe('loadConfig: blobs and hosted files', () => {
+  it('keeps blobs under <data dir>/blobs, links valid a day, and the signing secret in the database by default', () => {
+    const config = loadConfig({ WEBCAP_DATA_DIR: '/srv/webcap' });
+    expect(config.blobs).toEqual({ kind: 'fs', dir: '/srv/webcap/blobs' });
+    expect(config.fileUrlTtlSeconds).toBe(86_400);
+    expect(config.signingSecret).toBeNull();
+    expect(config.s3UploadTimeoutMs).toBe(30_000);
+  });
+
+  it('switches blobs to S3 with BLOB_S3_BUCKET', () => {
+    const config = loadConfig({
+      BLOB_S3_BUCKET: 'webcap-blobs',
+      BLOB_S3_ENDPOINT: 'http://127.0.0.1:9000/',
+      BLOB_S3_REGION: 'eu-west-3',
+      BLOB_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      BLOB_S3_SECRET_ACCESS_KEY: 'secret',
+      BLOB_S3_PREFIX: 'prod/webcap',
+      FILE_URL_TTL_SECONDS: '3600',
+      WEBCAP_SIGNING_SECRET: 's'.repeat(32),
+    });
+    expect(config.blobs).toEqual({
+      kind: 's3',
+      bucket: 'webcap-blobs',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-west-3',
+      credentials: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret' },
+      prefix: 'prod/webcap/',
+    });
+    expect(config.fileUrlTtlSeconds).toBe(3600);
+    expect(config.signingSecret).toBe('s'.repeat(32));
+  });
+
+  it('leaves S3 credentials to the SDK default chain when none are set, on AWS itself without an endpoint', () => {
+    expect(loadConfig({ BLOB_S3_BUCKET: 'webcap-blobs' }).blobs).toEqual({
+      kind: 's3',
+      bucket: 'webcap-blobs',
+      endpoint: null,
+      region: 'us-east-1',
+      credentials: null,
+      prefix: '',
+    });
+  });
+
+  it.each([
+    ['BLOB_S3_BUCKET', 'Bad_Bucket', 'BLOB_S3_BUCKET must be an S3 bucket name'],
+    ['BLOB_S3_ENDPOINT', 'ftp://x', 'BLOB_S3_ENDPOINT must be a URL with scheme http: or https:'],
+    ['BLOB_S3_REGION', 'EU West', 'BLOB_S3_REGION must be a region name such as us-east-1'],
+    ['BLOB_S3_PREFIX', '/abs', 'BLOB_S3_PREFIX must be path segments'],
+    ['BLOB_S3_PREFIX', 'a/../b', 'BLOB_S3_PREFIX must be path segments'],
+    [
+      'BLOB_S3_ACCESS_KEY_ID',
+      'AKIA',
+      'BLOB_S3_SECRET_ACCESS_KEY must be set together with BLOB_S3_ACCESS_KEY_ID',
+    ],
+    [
+      'BLOB_S3_SECRET_ACCESS_KEY',
+      's',
+      'BLOB_S3_ACCESS_KEY_ID must be set together with BLOB_S3_SECRET_ACCESS_KEY',
+    ],
+    ['FILE_URL_TTL_SECONDS', '59', 'FILE_URL_TTL_SECONDS must be an integer from 60 to 604800'],
+    ['FILE_URL_TTL_SECONDS', '604801', 'FILE_URL_TTL_SECONDS must be an integer from 60 to 604800'],
+    ['S3_UPLOAD_TIMEOUT_MS', '999', 'S3_UPLOAD_TIMEOUT_MS must be an integer from 1000 to 600000'],
+    [
+      'WEBCAP_SIGNING_SECRET',
+      'too-short',
+      'WEBCAP_SIGNING_SECRET must be at least 32 characters without spaces',
+    ],
+    [
+      'WEBCAP_ALLOW_PRIVATE',
+      '127.0.0.1:8081,localhost',
+      'WEBCAP_ALLOW_PRIVATE must be a comma-separated list of cidr[:port], IPv6 in brackets (127.0.0.1/32:8081,10.0.0.0/8,[::1]/128:8080) (got "127.0.0.1:8081,localhost")',
+    ],
+    ['FETCH_MAX_BYTES', '10MB', 'FETCH_MAX_BYTES must be an integer from 1024 to 1073741824 (got "10MB")'],
   ])('refuses %s=%s naming the variable', (variable, value, message) => {
     const attempt = () => loadConfig({ [variable]: value });
     expect(attempt).toThrow(ConfigError);

@@ -1,9 +1,25 @@
 import path from 'node:path';
+import { type AllowRule, parseAllowList } from './net/address-policy.js';
 
 /** Where the service keeps its rows: an embedded SQLite file, or a PostgreSQL server. */
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly file: string }
   | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
+
+/** Where blobs (cache entries, hosted files) live: a local directory, or an S3-compatible bucket. */
+export type BlobStoreConfig =
+  | { readonly kind: 'fs'; readonly dir: string }
+  | {
+      readonly kind: 's3';
+      readonly bucket: string;
+      /** Null for AWS itself; the URL of an S3-compatible service otherwise (addressed path-style). */
+      readonly endpoint: string | null;
+      readonly region: string;
+      /** Null leaves credentials to the SDK's default chain (instance role, AWS_* variables, profile). */
+      readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
+      /** Prepended to every key: empty, or ending in '/'. */
+      readonly prefix: string;
+    };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -23,8 +39,23 @@ export interface Config {
   readonly publicBaseUrl: string | null;
   /** Redis for the shared rate-limit store; null keeps limits in process memory. */
   readonly redisUrl: string | null;
+  readonly blobs: BlobStoreConfig;
+  /** How long a hosted screenshot_url stays valid. */
+  readonly fileUrlTtlSeconds: number;
+  /** HMAC secret of hosted file URLs; null uses the one generated once and kept in the database. */
+  readonly signingSecret: string | null;
+  /** Deadline of an upload to a caller's bucket (s3_url=true). */
+  readonly s3UploadTimeoutMs: number;
   /** How long a reserved credit is held before an unsettled reservation is released. */
   readonly reservationHoldMs: number;
+  /** Private destinations the network guard lets through (WEBCAP_ALLOW_PRIVATE); empty allows none. */
+  readonly allowPrivate: readonly AllowRule[];
+  /** Largest body, after decoding, that a server-side fetch (crawler, sitemap, robots) accepts. */
+  readonly fetchMaxBytes: number;
+  /** Longest wait for a server-side fetch to connect and send headers (per redirect hop), and between body chunks. */
+  readonly fetchHeadersTimeoutMs: number;
+  /** Deadline of a whole server-side fetch, redirects and body included. */
+  readonly fetchTimeoutMs: number;
 }
 
 /** A variable that does not parse: the message names it and what it expects. */
@@ -94,6 +125,48 @@ function httpUrl(name: string, protocols: readonly string[]): VariableSpec<strin
   };
 }
 
+// AWS's bucket naming rules; S3-compatible services follow them too.
+const S3_BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const S3_BUCKET_EXPECTED = 'an S3 bucket name (3 to 63 characters of a-z 0-9 . -)';
+
+/** Blobs go to the bucket BLOB_S3_BUCKET names, else to `<dataDir>/blobs`; every BLOB_S3_* is checked either way. */
+function blobStoreConfig(env: Env, dataDir: string): BlobStoreConfig {
+  const bucket = read(env, text('BLOB_S3_BUCKET', null, S3_BUCKET, S3_BUCKET_EXPECTED));
+  const endpoint = read(env, httpUrl('BLOB_S3_ENDPOINT', ['http:', 'https:']));
+  const region =
+    read(env, text('BLOB_S3_REGION', 'us-east-1', /^[a-z0-9-]{1,32}$/, 'a region name such as us-east-1')) ??
+    'us-east-1';
+  const accessKeyId = read(env, text('BLOB_S3_ACCESS_KEY_ID', null, /^\S+$/, 'a key id without spaces'));
+  const secretAccessKey = read(
+    env,
+    text('BLOB_S3_SECRET_ACCESS_KEY', null, /^\S+$/, 'a secret without spaces'),
+  );
+  const prefix = read(
+    env,
+    text(
+      'BLOB_S3_PREFIX',
+      '',
+      /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/,
+      'path segments of A-Z a-z 0-9 . _ - separated by / (no leading /)',
+    ),
+  );
+  if (accessKeyId === null && secretAccessKey !== null) {
+    throw new ConfigError('BLOB_S3_ACCESS_KEY_ID', 'set together with BLOB_S3_SECRET_ACCESS_KEY', '');
+  }
+  if (accessKeyId !== null && secretAccessKey === null) {
+    throw new ConfigError('BLOB_S3_SECRET_ACCESS_KEY', 'set together with BLOB_S3_ACCESS_KEY_ID', '');
+  }
+  if (bucket === null) return { kind: 'fs', dir: path.join(dataDir, 'blobs') };
+  return {
+    kind: 's3',
+    bucket,
+    endpoint: endpoint?.replace(/\/+$/, '') ?? null,
+    region,
+    credentials: accessKeyId === null || secretAccessKey === null ? null : { accessKeyId, secretAccessKey },
+    prefix: prefix ? `${prefix.replace(/\/$/, '')}/` : '',
+  };
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Parses the environment into a frozen Config; throws ConfigError naming the first bad variable. */
@@ -137,7 +210,25 @@ export function loadConfig(env: Env): Config {
     bodyLimitBytes: read(env, integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600)),
     publicBaseUrl: read(env, httpUrl('PUBLIC_BASE_URL', ['http:', 'https:']))?.replace(/\/+$/, '') ?? null,
     redisUrl: read(env, httpUrl('REDIS_URL', ['redis:', 'rediss:'])),
+    blobs: blobStoreConfig(env, dataDir),
+    // A week at most: a link is a bearer credential, and S3's presigned URLs stop there too.
+    fileUrlTtlSeconds: read(env, integer('FILE_URL_TTL_SECONDS', 86_400, 60, 604_800)),
+    signingSecret: read(
+      env,
+      text('WEBCAP_SIGNING_SECRET', null, /^\S{32,}$/, 'at least 32 characters without spaces'),
+    ),
+    s3UploadTimeoutMs: read(env, integer('S3_UPLOAD_TIMEOUT_MS', 30_000, 1000, 600_000)),
     reservationHoldMs: read(env, integer('RESERVATION_HOLD_MS', 600_000, 1000, 86_400_000)),
+    allowPrivate: read(env, {
+      name: 'WEBCAP_ALLOW_PRIVATE',
+      fallback: [] as readonly AllowRule[],
+      expected:
+        'a comma-separated list of cidr[:port], IPv6 in brackets (127.0.0.1/32:8081,10.0.0.0/8,[::1]/128:8080)',
+      parse: parseAllowList,
+    }),
+    fetchMaxBytes: read(env, integer('FETCH_MAX_BYTES', 10_485_760, 1024, 1_073_741_824)),
+    fetchHeadersTimeoutMs: read(env, integer('FETCH_HEADERS_TIMEOUT_MS', 15_000, 100, 600_000)),
+    fetchTimeoutMs: read(env, integer('FETCH_TIMEOUT_MS', 30_000, 100, 600_000)),
   };
   return Object.freeze(config);
 }

@@ -133,6 +133,16 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '003_settings': {
+    async up(db: Kysely<unknown>) {
+      // Values the processes sharing a database must agree on, such as the generated signing secret.
+      await db.schema
+        .createTable('settings')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -106,6 +106,12 @@ export interface RequestLogTable {
   created_at: string;
 }
 
+/** Process-wide values shared through the database; written once, read by every process. */
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
 export interface DatabaseSchema {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -115,4 +121,5 @@ export interface DatabaseSchema {
   key_usage: KeyUsageTable;
   reservations: ReservationsTable;
   request_log: RequestLogTable;
+  settings: SettingsTable;
 }

@@ -1,0 +1,223 @@
+import { randomBytes } from 'node:crypto';
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import { PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { invalidParam, WebcapError } from '../../errors.js';
+
+/** The s3_* parameters of GET /v1/capture and storage_endpoint, as the caller sent them (s3_url=true). */
+export interface CallerBucketParams {
+  readonly s3_access_key_id?: string | null;
+  readonly s3_secret_key?: string | null;
+  readonly s3_bucket?: string | null;
+  readonly s3_object_key?: string | null;
+  readonly s3_region?: string | null;
+  readonly storage_endpoint?: string | null;
+}
+
+/** A caller's upload target after checking. */
+export interface CallerBucket {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly bucket: string;
+  /** Null: a key is generated for each upload. */
+  readonly objectKey: string | null;
+  readonly region: string;
+  /** Null for AWS; otherwise the S3-compatible service's URL without a trailing slash. */
+  readonly endpoint: string | null;
+}
+
+export interface UploadOptions {
+  /** Agents whose connections go through the network guard: storage_endpoint is the caller's choice. */
+  readonly httpAgent: HttpAgent;
+  readonly httpsAgent: HttpsAgent;
+  /** Deadline of the whole upload. */
+  readonly timeoutMs: number;
+  /** The date in generated keys; now by default. */
+  readonly now?: Date;
+}
+
+export interface UploadedObject {
+  /** The object's URL: path-style on a custom endpoint, virtual-host style on AWS. */
+  readonly url: string;
+  readonly bucket: string;
+  readonly key: string;
+}
+
+// AWS's rules: on AWS the bucket becomes a host name label, so nothing else may pass.
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const REGION = /^[a-z0-9-]{1,32}$/;
+const CREDENTIAL = /^[\x21-\x7e]{1,256}$/;
+const MAX_KEY_BYTES = 1024;
+const DEFAULT_REGION = 'us-east-1';
+
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'application/pdf': 'pdf',
+};
+
+function present(value: string | null | undefined): value is string {
+  return value !== undefined && value !== null && value !== '';
+}
+
+function credential(name: string, value: string | null | undefined): string {
+  if (!present(value)) throw invalidParam(name, 'is required when s3_url is true');
+  if (!CREDENTIAL.test(value)) {
+    throw invalidParam(name, 'must be 1 to 256 printable characters without spaces');
+  }
+  return value;
+}
+
+function checkObjectKey(key: string): string {
+  if (key.startsWith('/')) throw invalidParam('s3_object_key', 'must not start with /');
+  if (Buffer.byteLength(key, 'utf8') > MAX_KEY_BYTES) {
+    throw invalidParam('s3_object_key', `must be at most ${MAX_KEY_BYTES} bytes`);
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\x00-\x1f\x7f]/.test(key)) throw invalidParam('s3_object_key', 'must not contain control characters');
+  // In a path-style URL a '..' segment could be resolved into another bucket by a proxy or server.
+  if (key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) {
+    throw invalidParam('s3_object_key', "must not contain empty, '.' or '..' path segments");
+  }
+  return key;
+}
+
+function checkEndpoint(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidParam('storage_endpoint', 'must be an http or https URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw invalidParam('storage_endpoint', 'must be an http or https URL');
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw invalidParam(
+      'storage_endpoint',
+      'must not carry credentials; use s3_access_key_id and s3_secret_key',
+    );
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw invalidParam('storage_endpoint', 'must not have a query or fragment');
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** Checks the s3_* parameters and storage_endpoint; throws invalidParam naming the first bad one. Call it before rendering. */
+export function checkCallerBucket(params: CallerBucketParams): CallerBucket {
+  const accessKeyId = credential('s3_access_key_id', params.s3_access_key_id);
+  const secretAccessKey = credential('s3_secret_key', params.s3_secret_key);
+  if (!present(params.s3_bucket)) throw invalidParam('s3_bucket', 'is required when s3_url is true');
+  if (!BUCKET.test(params.s3_bucket)) {
+    throw invalidParam('s3_bucket', 'must be a bucket name: 3 to 63 characters of a-z 0-9 . -');
+  }
+  const region = present(params.s3_region) ? params.s3_region : DEFAULT_REGION;
+  if (!REGION.test(region)) throw invalidParam('s3_region', 'must be a region name such as us-east-1');
+  return {
+    accessKeyId,
+    secretAccessKey,
+    bucket: params.s3_bucket,
+    objectKey: present(params.s3_object_key) ? checkObjectKey(params.s3_object_key) : null,
+    region,
+    endpoint: present(params.storage_endpoint) ? checkEndpoint(params.storage_endpoint) : null,
+  };
+}
+
+/** `webcap/<yyyy>/<mm>/<dd>/<random>.<ext>` (UTC date), the extension from the content type. */
+function generatedObjectKey(contentType: string, now: Date): string {
+  const date = now.toISOString().slice(0, 10).replaceAll('-', '/');
+  return `webcap/${date}/${randomBytes(12).toString('base64url')}.${EXTENSIONS[contentType] ?? 'bin'}`;
+}
+
+/** Percent-encodes each segment of a key as S3 does (RFC 3986), keeping the slashes. */
+function encodeKey(key: string): string {
+  return key
+    .split('/')
+    .map((segment) =>
+      encodeURIComponent(segment).replace(
+        /[!'()*]/g,
+        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+      ),
+    )
+    .join('/');
+}
+
+/** Where an uploaded object is: `<endpoint>/<bucket>/<key>` on a custom endpoint, `https://<bucket>.s3.<region>.amazonaws.com/<key>` on AWS. */
+export function objectUrl(target: CallerBucket, key: string): string {
+  if (target.endpoint !== null) return `${target.endpoint}/${target.bucket}/${encodeKey(key)}`;
+  // A dotted name breaks the TLS wildcard of virtual-host style; the SDK goes path-style for it too.
+  if (target.bucket.includes('.')) {
+    return `https://s3.${target.region}.amazonaws.com/${target.bucket}/${encodeKey(key)}`;
+  }
+  return `https://${target.bucket}.s3.${target.region}.amazonaws.com/${encodeKey(key)}`;
+}
+
+// S3 error codes are words; anything else a server sends is not echoed to the caller.
+const S3_CODE = /^[A-Za-z0-9._-]{1,64}$/;
+// Node's network errors carry a code such as ECONNREFUSED or ERR_TLS_CERT_ALTNAME_INVALID.
+const NET_CODE = /^[A-Z][A-Z0-9_]{2,63}$/;
+
+function uploadError(error: unknown, deadline: AbortSignal, timeoutMs: number): WebcapError {
+  // The network guard refusing the endpoint's address surfaces here unchanged.
+  if (error instanceof WebcapError) return error;
+  if (deadline.aborted) {
+    return new WebcapError('timeout', `s3 upload took longer than ${timeoutMs} ms`, { cause: error });
+  }
+  if (error instanceof S3ServiceException) {
+    const code = S3_CODE.test(error.name) ? error.name : 'UnknownError';
+    return new WebcapError('bad_request', `s3 upload failed (${code})`, { cause: error });
+  }
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && NET_CODE.test(code)) {
+    return new WebcapError('bad_request', `s3 upload failed (storage endpoint unreachable: ${code})`, {
+      cause: error,
+    });
+  }
+  return new WebcapError('internal', undefined, { cause: error });
+}
+
+/**
+ * Uploads a capture to the caller's bucket and returns where it is. Every connection goes through
+ * the given agents (the network guard); failures are WebcapErrors: 'bad_request' for the storage's
+ * refusals and unreachable endpoints, 'timeout' past timeoutMs, the guard's own error when it refuses.
+ */
+export async function uploadToCallerBucket(
+  params: CallerBucketParams,
+  bytes: Uint8Array,
+  contentType: string,
+  options: UploadOptions,
+): Promise<UploadedObject> {
+  const target = checkCallerBucket(params);
+  const key = target.objectKey ?? generatedObjectKey(contentType, options.now ?? new Date());
+  const client = new S3Client({
+    region: target.region,
+    endpoint: target.endpoint ?? undefined,
+    forcePathStyle: target.endpoint !== null,
+    // Explicit, so the SDK never falls back to this server's own credentials or settings.
+    credentials: { accessKeyId: target.accessKeyId, secretAccessKey: target.secretAccessKey },
+    ignoreConfiguredEndpointUrls: true,
+    // The deadline bounds the call; a caller whose storage failed retries the capture (unbilled).
+    maxAttempts: 1,
+    // See DESIGN.md §4: without these, uploads are framed aws-chunked, which some services store as is.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler: new NodeHttpHandler({ httpAgent: options.httpAgent, httpsAgent: options.httpsAgent }),
+    // For an `Expect: 100-continue` request the handler may open a fresh agent of its own, one
+    // the guard never sees; without the header every request stays on the agents above.
+    expectContinueHeader: false,
+  });
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  try {
+    await client.send(
+      new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: bytes, ContentType: contentType }),
+      { abortSignal: deadline },
+    );
+  } catch (error) {
+    throw uploadError(error, deadline, options.timeoutMs);
+  }
+  // No client.destroy(): it would destroy the agents, which belong to the caller of this function.
+  return { url: objectUrl(target, key), bucket: target.bucket, key };
+}

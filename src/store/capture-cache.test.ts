@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FsBlobStore } from './blobs-fs.js';
+import { cacheKey, getCached, putCached } from './capture-cache.js';
+
+const PARAMS = {
+  url: 'https://example.com/',
+  format: 'png',
+  viewport_width: 1280,
+  viewport_height: 1024,
+  full_page: false,
+  block_resources: ['image', 'font'],
+  wait_until: ['load'],
+  proxy: null,
+};
+
+describe('cacheKey', () => {
+  it('is a SHA-256 hex digest', () => {
+    expect(cacheKey(PARAMS, 'acc_1')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('does not depend on the order of parameters, at any depth', () => {
+    const reordered = Object.fromEntries(Object.entries({ ...PARAMS, clip: { x: 1, y: 2 } }).reverse());
+    expect(cacheKey(reordered, 'acc_1')).toBe(cacheKey({ ...PARAMS, clip: { y: 2, x: 1 } }, 'acc_1'));
+  });
+
+  it.each([
+    ['url', 'https://example.com/other'],
+    ['format', 'jpeg'],
+    ['viewport_width', 1281],
+    ['full_page', true],
+    ['block_resources', ['font', 'image']],
+    ['proxy', 'http://user:pass@proxy.example:8080'],
+    ['device', 'iphone_14_pro'],
+  ])('differs when a rendering parameter differs: %s', (name, value) => {
+    expect(cacheKey({ ...PARAMS, [name]: value }, 'acc_1')).not.toBe(cacheKey(PARAMS, 'acc_1'));
+  });
+
+  it('is the same when only parameters that do not change the bytes differ', () => {
+    const delivery = {
+      cache: true,
+      cache_ttl: 7200,
+      response_type: 'json',
+      is_async: true,
+      access_key: 'wc_test_x',
+      x_api_key: 'wc_test_y',
+      s3_url: true,
+      s3_access_key_id: 'AKIA',
+      s3_secret_key: 'secret',
+      s3_bucket: 'b',
+      s3_object_key: 'k.png',
+      s3_region: 'eu-west-3',
+      storage_endpoint: 'https://s3.example.com',
+      absent: undefined,
+    };
+    expect(cacheKey({ ...PARAMS, ...delivery }, 'acc_1')).toBe(cacheKey(PARAMS, 'acc_1'));
+  });
+
+  it('differs between accounts', () => {
+    expect(cacheKey(PARAMS, 'acc_1')).not.toBe(cacheKey(PARAMS, 'acc_2'));
+  });
+
+  it('tells null from a missing parameter and from the text "null"', () => {
+    const keys = [{ selector: null }, {}, { selector: 'null' }].map((extra) =>
+      cacheKey({ ...PARAMS, ...extra }, 'a'),
+    );
+    expect(new Set(keys).size).toBe(3);
+  });
+
+  it('refuses values that are not plain data instead of hashing them as {}', () => {
+    expect(() => cacheKey({ ...PARAMS, when: new Date() }, 'acc_1')).toThrow(TypeError);
+  });
+});
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'webcap-cache-'));
+
+describe('getCached / putCached', () => {
+  it('returns the cached bytes until the TTL has passed on the injected clock, then null', async () => {
+    const t0 = new Date('2030-01-01T00:00:00.000Z');
+    let now = t0;
+    const blobs = new FsBlobStore(path.join(tempDir(), 'blobs'), () => now);
+    const key = cacheKey(PARAMS, 'acc_1');
+    expect(await getCached(blobs, key)).toBeNull();
+    await putCached(blobs, key, Buffer.from('png bytes'), 'image/png', 3600, t0, {
+      width: '1280',
+      height: '720',
+    });
+    const hit = await getCached(blobs, key);
+    expect(hit?.bytes.toString()).toBe('png bytes');
+    expect(hit?.contentType).toBe('image/png');
+    expect(hit?.metadata).toEqual({ width: '1280', height: '720' });
+    expect(hit?.expiresAt).toEqual(new Date('2030-01-01T01:00:00.000Z'));
+    now = new Date(t0.getTime() + 3_599_999);
+    expect(await getCached(blobs, key)).not.toBeNull();
+    now = new Date(t0.getTime() + 3_600_000);
+    expect(await getCached(blobs, key)).toBeNull();
+    expect(await getCached(blobs, cacheKey(PARAMS, 'acc_2'))).toBeNull();
+  });
+
+  it('replaces an entry put again, with the new TTL', async () => {
+    const t0 = new Date('2030-01-01T00:00:00.000Z');
+    let now = t0;
+    const blobs = new FsBlobStore(path.join(tempDir(), 'blobs'), () => now);
+    const key = cacheKey(PARAMS, 'acc_1');
+    await putCached(blobs, key, Buffer.from('old'), 'image/png', 3600, t0);
+    await putCached(blobs, key, Buffer.from('new'), 'image/png', 7200, t0);
+    now = new Date(t0.getTime() + 5_000_000);
+    expect((await getCached(blobs, key))?.bytes.toString()).toBe('new');
+  });
+});

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import type { BlobStore, StoredBlob } from './blobs.js';
+
+/*
+ * The capture cache (`cache=true`): rendered bytes in the blob store under `cache/<key>`, expiring
+ * after `cache_ttl` through the store's own expiry, so a sweep reclaims them like any blob.
+ */
+
+// Parameters that decide what happens to the bytes, or who asks, but not the bytes themselves.
+const EXCLUDED = new Set(['cache', 'cache_ttl', 'response_type', 'is_async', 'access_key', 'x_api_key']);
+
+function excluded(name: string): boolean {
+  return EXCLUDED.has(name) || name.startsWith('s3_') || name === 'storage_endpoint';
+}
+
+// Bump when the renderer changes what the same parameters produce, so that old entries stop matching.
+const KEY_VERSION = 'webcap-capture-cache:v1';
+
+/** JSON with object keys sorted at every depth; plain data only (a Date or Map would hash as `{}`). */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) {
+      throw new TypeError('cache key parameters must be plain data');
+    }
+    const fields = Object.entries(value)
+      .filter(([, field]) => field !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, field]) => `${JSON.stringify(name)}:${canonicalJson(field)}`);
+    return `{${fields.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The cache key of a capture: SHA-256 hex of the account and the parameters that shape the
+ * bytes, in canonical JSON. `normalizedParams` must have its defaults and aliases applied, so
+ * that two spellings of one request hash alike. Scoped to the account: a shared cache would tell
+ * one account, through `x-webcap-cache: hit`, what another one captured.
+ */
+export function cacheKey(normalizedParams: object, accountId: string): string {
+  const kept = Object.fromEntries(
+    Object.entries(normalizedParams).filter(([name, value]) => !excluded(name) && value !== undefined),
+  );
+  return createHash('sha256')
+    .update(`${KEY_VERSION}\n${JSON.stringify(accountId)}\n${canonicalJson(kept)}`)
+    .digest('hex');
+}
+
+function blobKey(key: string): string {
+  return `cache/${key}`;
+}
+
+/** The cached capture under the key, or null when there is none or it has expired. */
+export function getCached(blobs: BlobStore, key: string): Promise<StoredBlob | null> {
+  return blobs.get(blobKey(key));
+}
+
+/**
+ * Caches a capture under the key until now + ttlSeconds, replacing any earlier entry. metadata
+ * carries what a hit needs besides the bytes (a capture's width and height), as blob metadata.
+ */
+export function putCached(
+  blobs: BlobStore,
+  key: string,
+  bytes: Uint8Array,
+  contentType: string,
+  ttlSeconds: number,
+  now: Date,
+  metadata: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+  return blobs.put(blobKey(key), bytes, { contentType, expiresAt, metadata });
+}

@@ -1,0 +1,295 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../src/clock.js';
+import type { BlobStore } from '../src/store/blobs.js';
+import { FsBlobStore } from '../src/store/blobs-fs.js';
+import { S3BlobStore, type S3BlobStoreConfig } from '../src/store/blobs-s3.js';
+import { tempDir } from './helpers/databases.js';
+import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.js';
+
+const T0 = new Date('2030-01-01T00:00:00.000Z');
+const BUCKET = 'webcap-blobs';
+
+let s3: TestS3;
+beforeAll(async () => {
+  s3 = await startS3rver([BUCKET]);
+});
+afterAll(async () => {
+  await s3.close();
+});
+
+function s3Config(prefix: string): S3BlobStoreConfig {
+  return {
+    kind: 's3',
+    bucket: BUCKET,
+    endpoint: s3.endpoint,
+    region: 'us-east-1',
+    credentials: S3RVER_CREDENTIALS,
+    prefix,
+  };
+}
+
+interface Subject {
+  readonly store: BlobStore;
+  /** Moves the store's clock. */
+  setNow(date: Date): void;
+}
+
+function withClock(make: (clock: Clock) => BlobStore): Subject {
+  let now = T0;
+  return {
+    store: make(() => now),
+    setNow(date) {
+      now = date;
+    },
+  };
+}
+
+// Each S3 subject gets a prefix of its own, so tests sharing the bucket never see each other's blobs.
+let prefixes = 0;
+const IMPLEMENTATIONS: [string, () => Subject][] = [
+  ['local directory', () => withClock((clock) => new FsBlobStore(path.join(tempDir(), 'blobs'), clock))],
+  ['S3 (s3rver)', () => withClock((clock) => new S3BlobStore(s3Config(`t${++prefixes}/`), clock))],
+];
+
+describe.each(IMPLEMENTATIONS)('blob store contract: %s', (_name, make) => {
+  let subject: Subject;
+  let store: BlobStore;
+  beforeEach(() => {
+    subject = make();
+    store = subject.store;
+    return () => store.close();
+  });
+
+  it('returns what was put, byte for byte, with its content type', async () => {
+    const bytes = randomBytes(70_000);
+    bytes[10] = 0x0a; // newlines in the payload must not confuse any header format
+    await store.put('files/abc.png', bytes, { contentType: 'image/png' });
+    const blob = await store.get('files/abc.png');
+    expect(blob).not.toBeNull();
+    expect(Buffer.compare(blob?.bytes ?? Buffer.alloc(0), bytes)).toBe(0);
+    expect(blob?.contentType).toBe('image/png');
+    expect(blob?.expiresAt).toBeNull();
+    expect(blob?.metadata).toEqual({});
+  });
+
+  it('keeps metadata as put, apart from the expiry', async () => {
+    const metadata = { width: '1290', height: '2796', 'x-note': 'a value, with spaces' };
+    const expiresAt = new Date(T0.getTime() + 60_000);
+    await store.put('cache/meta', Buffer.from('x'), { contentType: 'image/png', expiresAt, metadata });
+    expect((await store.get('cache/meta'))?.metadata).toEqual(metadata);
+  });
+
+  it('keeps an empty blob', async () => {
+    await store.put('empty', new Uint8Array(0), { contentType: 'application/octet-stream' });
+    expect((await store.get('empty'))?.bytes.length).toBe(0);
+  });
+
+  it('returns null for a key never put', async () => {
+    expect(await store.get('files/never')).toBeNull();
+  });
+
+  it('replaces a blob put again under the same key', async () => {
+    await store.put('k', Buffer.from('first'), { contentType: 'text/plain' });
+    await store.put('k', Buffer.from('second'), { contentType: 'application/pdf' });
+    const blob = await store.get('k');
+    expect(blob?.bytes.toString()).toBe('second');
+    expect(blob?.contentType).toBe('application/pdf');
+  });
+
+  it('deletes, and deleting an absent key is not an error', async () => {
+    await store.put('gone', Buffer.from('x'), { contentType: 'text/plain' });
+    await store.delete('gone');
+    expect(await store.get('gone')).toBeNull();
+    await expect(store.delete('gone')).resolves.toBeUndefined();
+  });
+
+  it('reads an expiring blob until its expiry and as absent from that instant', async () => {
+    const expiresAt = new Date(T0.getTime() + 60_000);
+    await store.put('cache/x', Buffer.from('bytes'), { contentType: 'image/png', expiresAt });
+    expect((await store.get('cache/x'))?.expiresAt?.toISOString()).toBe(expiresAt.toISOString());
+    subject.setNow(new Date(expiresAt.getTime() - 1));
+    expect(await store.get('cache/x')).not.toBeNull();
+    subject.setNow(expiresAt);
+    expect(await store.get('cache/x')).toBeNull();
+  });
+
+  it('sweeps expired blobs only and says how many', async () => {
+    const soon = new Date(T0.getTime() + 1000);
+    const later = new Date(T0.getTime() + 3_600_000);
+    await store.put('files/old-1', Buffer.from('a'), { contentType: 'image/png', expiresAt: soon });
+    await store.put('cache/old-2', Buffer.from('b'), { contentType: 'image/png', expiresAt: soon });
+    await store.put('files/fresh', Buffer.from('c'), { contentType: 'image/png', expiresAt: later });
+    await store.put('forever', Buffer.from('d'), { contentType: 'image/png' });
+    expect(await store.sweepExpired()).toBe(0);
+    subject.setNow(new Date(soon.getTime() + 1));
+    expect(await store.sweepExpired()).toBe(2);
+    expect(await store.sweepExpired()).toBe(0);
+    // Gone for real, not only hidden: even at an earlier time they do not come back.
+    subject.setNow(T0);
+    expect(await store.get('files/old-1')).toBeNull();
+    expect(await store.get('cache/old-2')).toBeNull();
+    expect((await store.get('files/fresh'))?.bytes.toString()).toBe('c');
+    expect((await store.get('forever'))?.bytes.toString()).toBe('d');
+  });
+
+  it('never shows a reader a mix of two writes to one key', async () => {
+    const a = Buffer.alloc(300_000, 0x61);
+    const b = Buffer.alloc(200_000, 0x62);
+    const writes = Array.from({ length: 10 }, (_, i) =>
+      store.put('race', i % 2 === 0 ? a : b, { contentType: i % 2 === 0 ? 'text/a' : 'text/b' }),
+    );
+    const reads: Promise<void>[] = [];
+    for (let i = 0; i < 10; i++) {
+      reads.push(
+        store.get('race').then((blob) => {
+          if (blob === null) return;
+          const expected = blob.contentType === 'text/a' ? a : b;
+          expect(Buffer.compare(blob.bytes, expected)).toBe(0);
+        }),
+      );
+    }
+    await Promise.all([...writes, ...reads]);
+    expect(['text/a', 'text/b']).toContain((await store.get('race'))?.contentType);
+  });
+
+  it.each([
+    '',
+    '../escape',
+    'files/../../escape',
+    '/absolute',
+    'a//b',
+    'trailing/',
+    '.hidden',
+    'files/.tmp-x',
+    'back\\slash',
+    'space here',
+    'nul\u0000',
+    'é',
+    'x'.repeat(129),
+  ])('refuses the key %j before any I/O', async (key) => {
+    await expect(store.put(key, Buffer.from('x'), { contentType: 'text/plain' })).rejects.toThrow(
+      /invalid blob key/,
+    );
+    await expect(store.get(key)).rejects.toThrow(/invalid blob key/);
+    await expect(store.delete(key)).rejects.toThrow(/invalid blob key/);
+  });
+
+  it.each([
+    [{ Width: '1' }],
+    [{ 'expires-at': '2999-01-01T00:00:00.000Z' }],
+    [{ note: 'line\nbreak' }],
+    [{ note: 'é' }],
+    [{ big: 'x'.repeat(2048) }],
+  ])('refuses metadata %j that S3 would not keep as given', async (metadata) => {
+    await expect(store.put('k', Buffer.from('x'), { contentType: 'text/plain', metadata })).rejects.toThrow(
+      /invalid blob metadata/,
+    );
+  });
+
+  it('refuses a content type that could not be sent back as a header', async () => {
+    await expect(
+      store.put('k', Buffer.from('x'), { contentType: 'text/plain\r\nx-evil: 1' }),
+    ).rejects.toThrow(/content type/);
+    await expect(store.put('k', Buffer.from('x'), { contentType: '' })).rejects.toThrow(/content type/);
+  });
+});
+
+describe('local directory store', () => {
+  it('writes only under its directory, through temp files it does not leave behind', async () => {
+    const root = tempDir();
+    const store = new FsBlobStore(path.join(root, 'blobs'), () => T0);
+    await store.put('files/a.png', Buffer.from('png'), { contentType: 'image/png' });
+    await expect(store.put('../outside', Buffer.from('x'), { contentType: 'text/plain' })).rejects.toThrow();
+    expect(fs.readdirSync(root)).toEqual(['blobs']);
+    expect(fs.readdirSync(path.join(root, 'blobs/files'))).toEqual(['a.png']);
+  });
+
+  it('reads as absent a key whose path crosses another key', async () => {
+    const store = new FsBlobStore(path.join(tempDir(), 'blobs'), () => T0);
+    await store.put('a', Buffer.from('file'), { contentType: 'text/plain' });
+    await store.put('b/c', Buffer.from('nested'), { contentType: 'text/plain' });
+    expect(await store.get('a/x')).toBeNull();
+    expect(await store.get('b')).toBeNull();
+    await expect(store.delete('b')).resolves.toBeUndefined();
+  });
+
+  it('sweeps temp files of writes that died, once they are an hour old, and leaves foreign files alone', async () => {
+    const dir = path.join(tempDir(), 'blobs');
+    let now = new Date();
+    const store = new FsBlobStore(dir, () => now);
+    await store.put('files/kept', Buffer.from('x'), { contentType: 'text/plain' });
+    const temp = path.join(dir, 'files', '.tmp-deadbeef');
+    fs.writeFileSync(temp, 'half a write');
+    fs.writeFileSync(path.join(dir, 'README'), 'not a blob');
+    expect(await store.sweepExpired()).toBe(0);
+    expect(fs.existsSync(temp)).toBe(true);
+    now = new Date(now.getTime() + 3_600_001);
+    expect(await store.sweepExpired()).toBe(0);
+    expect(fs.existsSync(temp)).toBe(false);
+    expect(fs.readdirSync(dir).sort()).toEqual(['README', 'files']);
+    expect((await store.get('files/kept'))?.bytes.toString()).toBe('x');
+  });
+
+  it('sweeps nothing, without error, before the directory exists', async () => {
+    const store = new FsBlobStore(path.join(tempDir(), 'never-made'), () => T0);
+    expect(await store.sweepExpired()).toBe(0);
+  });
+});
+
+describe('S3 store', () => {
+  const raw = () =>
+    new S3Client({
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      credentials: S3RVER_CREDENTIALS,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+
+  it('keeps its objects under the prefix, with the expiry as object metadata', async () => {
+    const store = new S3BlobStore(s3Config('prefixed/app/'), () => T0);
+    const expiresAt = new Date(T0.getTime() + 5000);
+    await store.put('files/p.png', Buffer.from('png'), { contentType: 'image/png', expiresAt });
+    const client = raw();
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'prefixed/' }));
+    expect(listed.Contents?.map((object) => object.Key)).toEqual(['prefixed/app/files/p.png']);
+    const object = await fetch(`${s3.endpoint}/${BUCKET}/prefixed/app/files/p.png`);
+    expect(object.headers.get('x-amz-meta-expires-at')).toBe(expiresAt.toISOString());
+    expect(await object.text()).toBe('png');
+    client.destroy();
+    await store.close();
+  });
+
+  it('sweeps only its own prefix and never deletes objects without its expiry metadata', async () => {
+    const client = raw();
+    await client.send(
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: 'mine/foreign',
+        Body: 'someone else',
+        ContentType: 'text/plain',
+      }),
+    );
+    let now = T0;
+    const mine = new S3BlobStore(s3Config('mine/'), () => now);
+    const other = new S3BlobStore(s3Config('other/'), () => now);
+    const expiresAt = new Date(T0.getTime() + 1000);
+    await mine.put('old', Buffer.from('a'), { contentType: 'text/plain', expiresAt });
+    await other.put('old', Buffer.from('b'), { contentType: 'text/plain', expiresAt });
+    now = new Date(expiresAt.getTime() + 1);
+    expect(await mine.sweepExpired()).toBe(1);
+    const left = await client.send(new ListObjectsV2Command({ Bucket: BUCKET }));
+    const keys = left.Contents?.map((object) => object.Key) ?? [];
+    expect(keys).toContain('mine/foreign');
+    expect(keys).toContain('other/old');
+    expect(keys).not.toContain('mine/old');
+    client.destroy();
+    await mine.close();
+    await other.close();
+  });
+});
