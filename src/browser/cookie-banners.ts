@@ -1,0 +1,295 @@
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import {
+  type Config as AutoconsentConfig,
+  type ContentScriptMessage,
+  filterCompactRules,
+  type IndexedCMPRuleset,
+  type InitResponseMessage,
+} from '@duckduckgo/autoconsent';
+import type { Page } from 'puppeteer-core';
+
+/** How the page's cookie banner went away, if it had one. */
+export interface CookieBannerOutcome {
+  /**
+   * `autoconsent`: a CMP rule or autoconsent's heuristic refused consent (or hid the popup where
+   * the CMP's rule is cosmetic); `fallback`: our generic pass hid banner-like overlays; null:
+   * nothing was found to remove.
+   */
+  readonly handledBy: 'autoconsent' | 'fallback' | null;
+  /** autoconsent's name for the rule that handled it (`Onetrust`, `HEURISTIC-REJECT`...). */
+  readonly cmp: string | null;
+  /** Elements the fallback hid. */
+  readonly hiddenElements: number;
+  /** Whether `overflow: hidden` (or a fixed body) on html/body was undone so the page scrolls. */
+  readonly scrollUnlocked: boolean;
+}
+
+export interface CookieBannerSession {
+  /**
+   * Waits until autoconsent is done with the current document (at most `timeoutMs`), then, if it
+   * handled nothing, hides banner-like overlays; removes a leftover scroll lock in both cases. On
+   * a page without a CMP it waits the whole timeout: autoconsent keeps watching the DOM for one.
+   */
+  settled(timeoutMs: number): Promise<CookieBannerOutcome>;
+  /** Removes the injected script and binding from the page, for a page that is reused. */
+  dispose(): Promise<void>;
+}
+
+// The page-side script reaches Node through this binding (page.exposeFunction).
+const BINDING = '__webcapCookieBanners';
+
+/*
+ * autoconsent's settings (lib/types.ts). Its content script runs in the page's main world here
+ * (evaluateOnNewDocument), so `isMainWorld` lets it call its eval snippets directly instead of
+ * asking us to evaluate code. Heuristic mode tier1 clicks a popup's reject button, else its
+ * acknowledge ("OK") button, never an accept-only one: we hide those instead (the fallback),
+ * so that a capture never grants consent, even in a throwaway context.
+ */
+const AUTOCONSENT_CONFIG: AutoconsentConfig = {
+  enabled: true,
+  autoAction: 'optOut',
+  disabledCmps: [],
+  enablePrehide: true,
+  enableCosmeticRules: true,
+  enableGeneratedRules: true,
+  detectRetries: 20,
+  isMainWorld: true,
+  prehideTimeout: 2000,
+  enableHeuristicDetection: true,
+  enablePopupMutationObserver: false,
+  heuristicMode: 'tier1',
+  heuristicPopupSearchTimeout: 100,
+  visualTest: false,
+  performanceLoggingEnabled: false,
+  logs: {
+    lifecycle: false,
+    rulesteps: false,
+    detectionsteps: false,
+    evals: false,
+    errors: false,
+    messages: false,
+    waits: false,
+  },
+};
+
+/** Containers of common consent banners, hidden by the fallback when autoconsent handled none. */
+const BANNER_SELECTORS = [
+  '#onetrust-consent-sdk',
+  '#CybotCookiebotDialog',
+  '#CybotCookiebotDialogBodyUnderlay',
+  '#usercentrics-root',
+  '#didomi-host',
+  '.qc-cmp2-container',
+  '.fc-consent-root',
+  '[id^="sp_message_container_"]',
+  '#truste-consent-track',
+  '.truste_overlay',
+  '#cmpbox',
+  '#cmpbox2',
+  '#iubenda-cs-banner',
+  '#cookiescript_injected',
+  '.osano-cm-window',
+  '.cky-consent-container',
+  '.cmplz-cookiebanner',
+  '#BorlabsCookieBox',
+  '#moove_gdpr_cookie_info_bar',
+  '#cookie-law-info-bar',
+  '.cc-window',
+  '#cookie-notice',
+  '#cookie-banner',
+  '.cookie-banner',
+  '#cookieConsent',
+  '#cookie-consent',
+  '.cookie-consent',
+  '#gdpr-cookie-message',
+];
+
+interface Assets {
+  /** Our message bridge followed by autoconsent's content script, for evaluateOnNewDocument. */
+  readonly script: string;
+  readonly rules: IndexedCMPRuleset;
+}
+
+let assets: Promise<Assets> | null = null;
+
+/** autoconsent's content script and rules, read once per process from the installed package. */
+function loadAssets(): Promise<Assets> {
+  assets ??= (async () => {
+    const require = createRequire(import.meta.url);
+    // The playwright bundle is not in the package's exports: it sits beside the main entry.
+    const dist = path.dirname(require.resolve('@duckduckgo/autoconsent'));
+    const [content, rules] = await Promise.all([
+      fs.readFile(path.join(dist, 'autoconsent.playwright.js'), 'utf8'),
+      fs.readFile(require.resolve('@duckduckgo/autoconsent/rules/compact-rules.json'), 'utf8'),
+    ]);
+    // autoconsent calls window.autoconsentSendMessage and expects replies through
+    // window.autoconsentReceiveMessage; the binding's return value carries the reply back to the
+    // very frame that asked, so iframes (where some CMPs live) get their own rules.
+    const bridge = `
+      window.autoconsentSendMessage = (message) =>
+        window.${BINDING}({ message, url: location.href, mainFrame: window === window.top })
+          .then((reply) => (reply ? window.autoconsentReceiveMessage(reply) : undefined));`;
+    return {
+      script: `if (typeof window.${BINDING} === 'function') {${bridge}\n${content}\n}`,
+      rules: JSON.parse(rules) as IndexedCMPRuleset,
+    };
+  })();
+  return assets;
+}
+
+interface BridgePayload {
+  readonly message: ContentScriptMessage;
+  readonly url: string;
+  readonly mainFrame: boolean;
+}
+
+function isBridgePayload(value: unknown): value is BridgePayload {
+  if (typeof value !== 'object' || value === null) return false;
+  const { message, url, mainFrame } = value as Record<string, unknown>;
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    typeof (message as { type?: unknown }).type === 'string' &&
+    typeof url === 'string' &&
+    typeof mainFrame === 'boolean'
+  );
+}
+
+/**
+ * Injects autoconsent into every document the page loads from now on (call before navigating):
+ * it detects the consent popup of ~800 known CMPs or by its heuristic, and refuses consent.
+ * One session per page at a time: dispose it before enabling again on a reused page.
+ */
+export async function enableCookieBannerRemoval(page: Page): Promise<CookieBannerSession> {
+  const { script, rules } = await loadAssets();
+  // Per document: the CMP that autoconsent finished with, and whether it is done at all.
+  let handledCmp: string | null = null;
+  let finished = false;
+  const waiters = new Set<() => void>();
+  const finish = (cmp: string | null) => {
+    if (cmp !== null) handledCmp = cmp;
+    finished = true;
+    for (const wake of waiters) wake();
+    waiters.clear();
+  };
+
+  await page.exposeFunction(BINDING, (payload: unknown): InitResponseMessage | undefined => {
+    if (!isBridgePayload(payload)) return undefined;
+    const { message, url, mainFrame } = payload;
+    switch (message.type) {
+      case 'init':
+        if (mainFrame) {
+          // A new top document: whatever happened on the previous one no longer counts.
+          handledCmp = null;
+          finished = false;
+        }
+        return {
+          type: 'initResp',
+          config: AUTOCONSENT_CONFIG,
+          // Only the generic rules and those whose URL pattern matches this frame, as the
+          // library's own standalone build does: a fraction of the ~800.
+          rules: { autoconsent: [], compact: filterCompactRules(rules, { url, mainFrame }) },
+        };
+      case 'autoconsentDone':
+        finish(message.cmp);
+        break;
+      case 'optOutResult':
+        // A successful intermediate step is followed by autoconsentDone; a failure ends it.
+        if (!message.result) finish(null);
+        break;
+      case 'report':
+        if (mainFrame && message.state.lifecycle === 'nothingDetected') finish(null);
+        break;
+    }
+    return undefined;
+  });
+  const { identifier } = await page.evaluateOnNewDocument(script);
+
+  return {
+    async settled(timeoutMs) {
+      if (!finished) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            waiters.delete(wake);
+            resolve();
+          }, timeoutMs);
+          const wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          waiters.add(wake);
+        });
+      }
+      const cmp = handledCmp;
+      const cleanup = await page.evaluate(removeBanners, {
+        selectors: BANNER_SELECTORS,
+        hideBanners: cmp === null,
+      });
+      if (cmp !== null) return { handledBy: 'autoconsent', cmp, ...cleanup };
+      return { handledBy: cleanup.hiddenElements > 0 ? 'fallback' : null, cmp: null, ...cleanup };
+    },
+    async dispose() {
+      await page.removeScriptToEvaluateOnNewDocument(identifier);
+      await page.removeExposedFunction(BINDING);
+    },
+  };
+}
+
+/**
+ * Runs in the page. Hides known banner containers and fixed overlays that speak of cookies and
+ * offer a button, plus the empty full-screen backdrops behind them; then undoes a scroll lock
+ * (html/body `overflow: hidden`, or a fixed body) if a banner was hidden or autoconsent handled
+ * one. Written without inner named functions: page functions are sent as source text, and
+ * transpilers that keep function names would add helper calls the page does not have.
+ */
+function removeBanners(options: { selectors: string[]; hideBanners: boolean }): {
+  hiddenElements: number;
+  scrollUnlocked: boolean;
+} {
+  const hidden: HTMLElement[] = [];
+  if (options.hideBanners) {
+    for (const element of document.querySelectorAll(options.selectors.join(','))) {
+      if (element instanceof HTMLElement && element.getClientRects().length > 0) hidden.push(element);
+    }
+    const fixed: HTMLElement[] = [];
+    for (const element of document.querySelectorAll('body *')) {
+      if (!(element instanceof HTMLElement) || hidden.some((outer) => outer.contains(element))) continue;
+      const style = getComputedStyle(element);
+      if (style.position !== 'fixed' || style.display === 'none' || style.visibility === 'hidden') continue;
+      fixed.push(element);
+      const text = element.innerText.slice(0, 5000);
+      const hasButton =
+        element.querySelector(
+          'button, a[href], [role="button"], input[type="button"], input[type="submit"]',
+        ) !== null;
+      if (/\bcookies?\b|\bconsent\b|\bgdpr\b/i.test(text) && hasButton) hidden.push(element);
+    }
+    if (hidden.length > 0) {
+      for (const element of fixed) {
+        const box = element.getBoundingClientRect();
+        const coversViewport = box.width >= innerWidth * 0.9 && box.height >= innerHeight * 0.9;
+        if (coversViewport && element.innerText.trim() === '' && !hidden.includes(element))
+          hidden.push(element);
+      }
+    }
+    for (const element of hidden) element.style.setProperty('display', 'none', 'important');
+  }
+  let scrollUnlocked = false;
+  if (hidden.length > 0 || !options.hideBanners) {
+    for (const element of [document.documentElement, document.body]) {
+      if (element === null) continue;
+      const style = getComputedStyle(element);
+      if (style.overflowY === 'hidden' || style.overflowX === 'hidden') {
+        element.style.setProperty('overflow', 'visible', 'important');
+        scrollUnlocked = true;
+      }
+      if (element === document.body && style.position === 'fixed') {
+        element.style.setProperty('position', 'static', 'important');
+        scrollUnlocked = true;
+      }
+    }
+  }
+  return { hiddenElements: hidden.length, scrollUnlocked };
+}

@@ -1,0 +1,151 @@
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CookieBannerOutcome, enableCookieBannerRemoval } from '../src/browser/cookie-banners.js';
+import { type FixtureServer, launchChromium, pngSize, startFixtureServer } from './helpers/chromium.js';
+
+let browser: Browser;
+let server: FixtureServer;
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startFixtureServer()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+interface PageState {
+  outcome: CookieBannerOutcome | null;
+  settledMs: number;
+  consentChoice: string | null;
+  /** Whether any element of the banner selector still has a box on screen. */
+  bannerVisible: boolean;
+  /** scrollY after the mouse wheel asked for 1000 px down: 0 while the scroll is locked. */
+  scrolledTo: number;
+  screenshot: Buffer;
+  /** Height of a full-page capture in px, when asked for. */
+  fullPageHeight: number | null;
+}
+
+/** Opens the fixture in a fresh context, with or without banner removal, and inspects the result. */
+async function visit(
+  file: string,
+  banner: string,
+  options: { remove: boolean; timeoutMs?: number; fullPage?: boolean },
+) {
+  const context = await browser.createBrowserContext();
+  try {
+    const page: Page = await context.newPage();
+    await page.setViewport({ width: 1024, height: 768 });
+    const session = options.remove ? await enableCookieBannerRemoval(page) : null;
+    await page.goto(server.url(`/${file}`), { waitUntil: 'load' });
+    const started = performance.now();
+    // Without removal, give the page as long as removal would have had, so both see the banner's script.
+    const outcome = session === null ? null : await session.settled(options.timeoutMs ?? 8000);
+    if (session === null) await new Promise((resolve) => setTimeout(resolve, 600));
+    const settledMs = performance.now() - started;
+    const state = await page.evaluate((selector: string) => {
+      const consentChoice = (window as unknown as { consentChoice: string | null }).consentChoice;
+      const bannerVisible = [...document.querySelectorAll(selector)].some(
+        (element) => element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden',
+      );
+      return { consentChoice, bannerVisible };
+    }, banner);
+    const screenshot = Buffer.from(await page.screenshot({ type: 'png' }));
+    const fullPageHeight = options.fullPage
+      ? pngSize(await page.screenshot({ type: 'png', fullPage: true })).height
+      : null;
+    await page.mouse.move(512, 200);
+    await page.mouse.wheel({ deltaY: 1000 });
+    const scrolledTo = await page
+      .waitForFunction(() => window.scrollY > 0, { timeout: 500 })
+      .then(() => page.evaluate(() => window.scrollY))
+      .catch(() => 0);
+    return { outcome, settledMs, screenshot, fullPageHeight, scrolledTo, ...state } satisfies PageState;
+  } finally {
+    await context.close();
+  }
+}
+
+describe('cookie banner removal', () => {
+  it('rejects a OneTrust banner through its CMP rule', async () => {
+    const on = await visit('cookies-onetrust.html', '#onetrust-banner-sdk', { remove: true });
+    expect(on.outcome).toMatchObject({ handledBy: 'autoconsent', cmp: 'Onetrust', hiddenElements: 0 });
+    // Settled on autoconsent's own signal, well before the timeout.
+    expect(on.settledMs).toBeLessThan(6000);
+    expect(on.consentChoice).toBe('rejected');
+    expect(on.bannerVisible).toBe(false);
+
+    const off = await visit('cookies-onetrust.html', '#onetrust-banner-sdk', { remove: false });
+    expect(off.consentChoice).toBeNull();
+    expect(off.bannerVisible).toBe(true);
+    expect(on.screenshot.equals(off.screenshot)).toBe(false);
+  });
+
+  it('rejects an unknown site’s own banner with the heuristic, and the page scrolls', async () => {
+    const on = await visit('cookies-heuristic.html', '.privacy-bar', { remove: true });
+    expect(on.outcome).toMatchObject({ handledBy: 'autoconsent', cmp: 'HEURISTIC-REJECT' });
+    expect(on.consentChoice).toBe('rejected');
+    expect(on.bannerVisible).toBe(false);
+    expect(on.scrolledTo).toBeGreaterThan(0);
+
+    const off = await visit('cookies-heuristic.html', '.privacy-bar', { remove: false });
+    expect(off.consentChoice).toBeNull();
+    expect(off.bannerVisible).toBe(true);
+    expect(off.scrolledTo).toBe(0);
+    expect(on.screenshot.equals(off.screenshot)).toBe(false);
+  });
+
+  it('hides an accept-only cookie wall it will not accept, and removes the scroll lock', async () => {
+    const on = await visit('cookies-generic.html', '.notice, .backdrop', {
+      remove: true,
+      timeoutMs: 1500,
+      fullPage: true,
+    });
+    expect(on.outcome).toEqual({ handledBy: 'fallback', cmp: null, hiddenElements: 2, scrollUnlocked: true });
+    // Never consented on the visitor's behalf.
+    expect(on.consentChoice).toBeNull();
+    expect(on.bannerVisible).toBe(false);
+    expect(on.scrolledTo).toBeGreaterThan(0);
+    expect(on.fullPageHeight).toBeGreaterThanOrEqual(3000);
+
+    const off = await visit('cookies-generic.html', '.notice, .backdrop', { remove: false, fullPage: true });
+    expect(off.bannerVisible).toBe(true);
+    expect(off.scrolledTo).toBe(0);
+    // Locked, the document is one viewport tall: a full-page capture would miss the page.
+    expect(off.fullPageHeight).toBe(768);
+    expect(on.screenshot.equals(off.screenshot)).toBe(false);
+  });
+
+  it('stops acting on a reused page after dispose, and can be enabled again', async () => {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      const choice = () =>
+        page.evaluate(() => (window as unknown as { consentChoice: string | null }).consentChoice);
+      const first = await enableCookieBannerRemoval(page);
+      await page.goto(server.url('/cookies-heuristic.html'), { waitUntil: 'load' });
+      expect((await first.settled(8000)).handledBy).toBe('autoconsent');
+      expect(await choice()).toBe('rejected');
+
+      await first.dispose();
+      await page.goto(server.url('/cookies-heuristic.html'), { waitUntil: 'load' });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(await choice()).toBeNull();
+
+      const second = await enableCookieBannerRemoval(page);
+      await page.goto(server.url('/cookies-heuristic.html'), { waitUntil: 'load' });
+      expect((await second.settled(8000)).handledBy).toBe('autoconsent');
+      expect(await choice()).toBe('rejected');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('leaves a page without a banner alone', async () => {
+    const on = await visit('device.html', '#report', { remove: true, timeoutMs: 800 });
+    expect(on.outcome).toEqual({ handledBy: null, cmp: null, hiddenElements: 0, scrollUnlocked: false });
+    expect(on.bannerVisible).toBe(true);
+  });
+});
