@@ -46,6 +46,7 @@ export interface Config {
   readonly signingSecret: string | null;
   /** Deadline of an upload to a caller's bucket (s3_url=true). */
   readonly s3UploadTimeoutMs: number;
+  readonly browser: BrowserConfig;
   /** How long a reserved credit is held before an unsettled reservation is released. */
   readonly reservationHoldMs: number;
   /** Private destinations the network guard lets through (WEBCAP_ALLOW_PRIVATE); empty allows none. */
@@ -56,6 +57,23 @@ export interface Config {
   readonly fetchHeadersTimeoutMs: number;
   /** Deadline of a whole server-side fetch, redirects and body included. */
   readonly fetchTimeoutMs: number;
+}
+
+/** Chromium and the render pool: capacity and every bound of a render. */
+export interface BrowserConfig {
+  readonly executablePath: string;
+  /** Renders at once, each in its own browser context. */
+  readonly concurrency: number;
+  /** Calls that may wait for a free render; past it, 503. */
+  readonly maxQueueDepth: number;
+  /** Hard limit on one render, from taking a page to the last byte. */
+  readonly renderTimeoutMs: number;
+  /** Limit on navigation and on each wait for a selector; below renderTimeoutMs. */
+  readonly navigationTimeoutMs: number;
+  readonly recycleAfterRenders: number;
+  readonly maxMemoryBytes: number;
+  /** Full-page captures are cut at this many CSS pixels. */
+  readonly maxFullPageHeightPx: number;
 }
 
 /** A variable that does not parse: the message names it and what it expects. */
@@ -169,6 +187,28 @@ function blobStoreConfig(env: Env, dataDir: string): BlobStoreConfig {
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+function browserConfig(env: Env): BrowserConfig {
+  const renderTimeoutMs = read(env, integer('RENDER_TIMEOUT_MS', 60_000, 1000, 600_000));
+  const navigationTimeoutMs = read(env, integer('NAVIGATION_TIMEOUT_MS', 30_000, 500, 600_000));
+  if (navigationTimeoutMs >= renderTimeoutMs) {
+    throw new ConfigError(
+      'NAVIGATION_TIMEOUT_MS',
+      `below RENDER_TIMEOUT_MS (${renderTimeoutMs})`,
+      String(navigationTimeoutMs),
+    );
+  }
+  return Object.freeze({
+    executablePath: read(env, text('CHROMIUM_PATH', '/usr/bin/chromium')) ?? '/usr/bin/chromium',
+    concurrency: read(env, integer('BROWSER_CONCURRENCY', 2, 1, 64)),
+    maxQueueDepth: read(env, integer('MAX_QUEUE_DEPTH', 32, 0, 10_000)),
+    renderTimeoutMs,
+    navigationTimeoutMs,
+    recycleAfterRenders: read(env, integer('BROWSER_RECYCLE_RENDERS', 500, 1, 1_000_000)),
+    maxMemoryBytes: read(env, integer('BROWSER_MAX_MEMORY_MB', 2048, 128, 262_144)) * 1024 * 1024,
+    maxFullPageHeightPx: read(env, integer('MAX_FULL_PAGE_HEIGHT_PX', 20_000, 1000, 100_000)),
+  });
+}
+
 /** Parses the environment into a frozen Config; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env): Config {
   const dataDir = path.resolve(read(env, text('WEBCAP_DATA_DIR', './data')) ?? './data');
@@ -229,6 +269,7 @@ export function loadConfig(env: Env): Config {
     fetchMaxBytes: read(env, integer('FETCH_MAX_BYTES', 10_485_760, 1024, 1_073_741_824)),
     fetchHeadersTimeoutMs: read(env, integer('FETCH_HEADERS_TIMEOUT_MS', 15_000, 100, 600_000)),
     fetchTimeoutMs: read(env, integer('FETCH_TIMEOUT_MS', 30_000, 100, 600_000)),
+    browser: browserConfig(env),
   };
   return Object.freeze(config);
 }

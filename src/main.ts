@@ -1,13 +1,24 @@
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { releaseExpired } from './billing/ledger.js';
 import { RateCaps } from './billing/rate-caps.js';
+import { type AdBlocker, loadAdBlocker } from './browser/ad-blocker.js';
+import { chromiumArgs } from './browser/chromium-args.js';
+import { BrowserPool } from './browser/pool.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
+import type { CaptureDeps } from './engines/capture/capture.js';
 import { type App, buildApp } from './http/app.js';
 import { createLogger } from './logging.js';
+import { NetworkGuard } from './net/guard.js';
+import type { Resolver } from './net/resolve.js';
 import { RequestLog } from './stats/request-log.js';
+import type { BlobStore } from './store/blobs.js';
+import { FsBlobStore } from './store/blobs-fs.js';
+import { S3BlobStore } from './store/blobs-s3.js';
 import { openStore, type Store } from './store/db.js';
+import { resolveSigningSecret } from './store/signing-secret.js';
 
 /** A running composition of the service: its store, logger and HTTP app. */
 export interface Runtime {
@@ -15,13 +26,19 @@ export interface Runtime {
   readonly store: Store;
   readonly logger: Logger;
   readonly app: App;
-  /** Stops taking requests, finishes those in flight, then closes the stores. */
+  readonly guard: NetworkGuard;
+  readonly pool: BrowserPool;
+  /** Launches the browser and loads the ad blocker now rather than on the first call that needs them. */
+  warmUp(): Promise<void>;
+  /** Stops taking requests, finishes those in flight, then closes the browser and the stores. */
   close(): Promise<void>;
 }
 
 export interface RuntimeOptions {
   readonly logger?: Logger;
   readonly clock?: Clock;
+  /** Name resolution for the network guard; tests answer names themselves. */
+  readonly resolver?: Resolver;
 }
 
 /** The composition root: config → adapters → HTTP app. Chooses every adapter; nothing else does. */
@@ -32,7 +49,46 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const redis = config.redisUrl === null ? null : new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
   const caps = new RateCaps(redis);
   const requestLog = new RequestLog(store.db, logger);
-  const app = await buildApp({ config, store, logger, clock, caps, requestLog });
+  const blobs: BlobStore =
+    config.blobs.kind === 's3'
+      ? new S3BlobStore(config.blobs, clock)
+      : new FsBlobStore(config.blobs.dir, clock);
+  const signingSecret = await resolveSigningSecret(store.db, config.signingSecret);
+  const guard = await NetworkGuard.start(config, options.resolver);
+  const pool = new BrowserPool({
+    ...config.browser,
+    maxQueue: config.browser.maxQueueDepth,
+    args: chromiumArgs({ proxyPort: guard.proxy.port }),
+    egress: guard.proxy,
+    logger,
+  });
+  // Parsing the filter lists costs seconds on a first start, so it happens once, when first needed.
+  let adBlocker: Promise<AdBlocker> | null = null;
+  const loadBlocker = () => {
+    adBlocker ??= loadAdBlocker({ cacheDir: path.join(config.dataDir, 'cache') });
+    adBlocker.catch(() => {
+      adBlocker = null;
+    });
+    return adBlocker;
+  };
+  const capture: CaptureDeps = {
+    pool,
+    adBlocker: loadBlocker,
+    navigationTimeoutMs: config.browser.navigationTimeoutMs,
+    maxFullPageHeightPx: config.browser.maxFullPageHeightPx,
+  };
+  const app = await buildApp({
+    config,
+    store,
+    logger,
+    clock,
+    caps,
+    requestLog,
+    blobs,
+    signingSecret,
+    guard,
+    capture,
+  });
 
   // Reservations of a process that died are released once their hold expires: now, then periodically.
   const sweep = () =>
@@ -43,16 +99,35 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   await sweep();
   const sweeper = setInterval(sweep, Math.min(30_000, config.reservationHoldMs));
   sweeper.unref();
+  // Expired blobs already read as absent; the sweep reclaims their space.
+  const sweepBlobs = () =>
+    blobs.sweepExpired().then(
+      (deleted) => deleted > 0 && logger.info({ deleted }, 'deleted expired blobs'),
+      (error: unknown) => logger.error({ err: error }, 'sweeping expired blobs failed'),
+    );
+  void sweepBlobs();
+  const blobSweeper = setInterval(sweepBlobs, 600_000);
+  blobSweeper.unref();
 
   return {
     config,
     store,
     logger,
     app,
+    guard,
+    pool,
+    async warmUp() {
+      await pool.warmUp();
+      await loadBlocker();
+    },
     async close() {
       clearInterval(sweeper);
+      clearInterval(blobSweeper);
       await app.close();
+      await pool.close();
+      await guard.close();
       await requestLog.close();
+      await blobs.close();
       await store.close();
       redis?.disconnect();
     },

@@ -8,13 +8,20 @@ import type { Logger } from 'pino';
 import type { RateCaps } from '../billing/rate-caps.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { CaptureDeps } from '../engines/capture/capture.js';
+import type { NetworkGuard } from '../net/guard.js';
 import type { RequestLog } from '../stats/request-log.js';
+import type { BlobStore } from '../store/blobs.js';
 import type { Store } from '../store/db.js';
 import { authenticate } from './auth.js';
 import { registerErrorHandling } from './errors.js';
 import type { MeteringDeps } from './metering.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
+import { legacyRoutes } from './routes/legacy.js';
+import { captureRoutes } from './routes/v1/capture.js';
+import { crawlerRoutes } from './routes/v1/crawler.js';
+import { filesRoutes } from './routes/v1/files.js';
 import { usageRoutes } from './routes/v1/usage.js';
 
 /** Everything the HTTP layer needs; main.ts builds it, tests build their own. */
@@ -25,6 +32,12 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly caps: RateCaps;
   readonly requestLog: RequestLog;
+  /** Cache entries and hosted files. */
+  readonly blobs: BlobStore;
+  /** HMAC secret of hosted file links. */
+  readonly signingSecret: string;
+  readonly guard: NetworkGuard;
+  readonly capture: CaptureDeps;
 }
 
 export type App = FastifyInstance;
@@ -68,8 +81,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  // The one place where keys are checked: every route that sets config.auth goes through it.
-  app.addHook('preHandler', async (request) => {
+  // The one place where keys are checked: every route that sets config.auth goes through it,
+  // before validation, so a caller without a valid key learns nothing about the parameters.
+  app.addHook('preValidation', async (request) => {
     const generation = request.routeOptions.config.auth;
     if (generation !== undefined) {
       request.auth = await authenticate(deps.store.db, deps.clock, request, generation);
@@ -115,6 +129,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(healthRoutes(deps));
   await app.register(usageRoutes(deps));
+  await app.register(captureRoutes(deps));
+  await app.register(crawlerRoutes(deps));
+  await app.register(filesRoutes(deps));
+  await app.register(legacyRoutes(deps));
   if (deps.config.adminToken !== null) {
     await app.register(adminRoutes(deps, deps.config.adminToken), { prefix: '/admin/v1' });
   }

@@ -90,6 +90,8 @@ interface Refused {
   readonly status: 403 | 502;
   /** Why the policy refused, sent as X-Webcap-Blocked; null for a network error. */
   readonly reason: string | null;
+  /** The network error, sent as X-Webcap-Unreachable; null for a refusal. */
+  readonly failure: string | null;
   readonly text: string;
 }
 
@@ -290,10 +292,11 @@ export class EgressProxy {
       route.stats.blocked += 1;
       route.stats.refusals.push({ target, reason });
       if (route.stats.refusals.length > MAX_REFUSALS) route.stats.refusals.shift();
-      return { status: 403, reason, text: `Blocked by the webcap network guard: ${reason}` };
+      return { status: 403, reason, failure: null, text: `Blocked by the webcap network guard: ${reason}` };
     }
-    const detail = error instanceof WebcapError ? error.detail : describeNetworkError(error);
-    return { status: 502, reason: null, text: `Could not reach ${target}: ${detail}` };
+    const detail =
+      (error instanceof WebcapError ? error.detail : describeNetworkError(error)) ?? 'unreachable';
+    return { status: 502, reason: null, failure: detail, text: `Could not reach ${target}: ${detail}` };
   }
 
   /** A connection for host:port along the route, after every check; throws 'blocked' when refused. */
@@ -350,9 +353,11 @@ export class EgressProxy {
     try {
       outbound = await this.connect(route, hostOf(url), Number(url.port) || 80, true);
     } catch (error) {
-      const { status, reason, text } = this.refuse(route, url.href, error);
+      const { status, reason, failure, text } = this.refuse(route, url.href, error);
       const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+      // The capture engine tells the guard's answers from a target's own 403/502 by these headers.
       if (reason !== null) headers['x-webcap-blocked'] = reason;
+      if (failure !== null) headers['x-webcap-unreachable'] = failure;
       res.writeHead(status, headers);
       res.end(`${text}\n`);
       return;

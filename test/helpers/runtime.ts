@@ -3,6 +3,7 @@ import type { Clock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
 import { createRuntime, type Runtime } from '../../src/main.js';
+import type { Resolver } from '../../src/net/resolve.js';
 import { type DialectName, databaseEnv, dropDatabase, freshDatabase, tempDir } from './databases.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -19,7 +20,7 @@ export interface TestRuntime {
 /** A runtime on a fresh database of the dialect, logging into memory; the app is not listening. */
 export async function startTestRuntime(
   dialect: DialectName,
-  options: { env?: Record<string, string>; clock?: Clock } = {},
+  options: { env?: Record<string, string>; clock?: Clock; resolver?: Resolver } = {},
 ): Promise<TestRuntime> {
   const dataDir = tempDir();
   const database = freshDatabase(dialect, dataDir);
@@ -36,7 +37,11 @@ export async function startTestRuntime(
       done();
     },
   });
-  const runtime = await createRuntime(config, { logger: createLogger('info', sink), clock: options.clock });
+  const runtime = await createRuntime(config, {
+    logger: createLogger('info', sink),
+    clock: options.clock,
+    resolver: options.resolver,
+  });
   return {
     runtime,
     config,

@@ -1,0 +1,308 @@
+import type { Logger } from 'pino';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import { WebcapError } from '../errors.js';
+import type { ProxyRoute } from '../net/egress-proxy.js';
+import type { UpstreamProxy } from '../net/upstream-proxy.js';
+import { treeMemoryBytes } from './process-tree.js';
+
+/** Where contexts get their own ways out; the network guard's EgressProxy is one. */
+export interface EgressRoutes {
+  addRoute(): Promise<ProxyRoute>;
+}
+
+export interface PoolOptions {
+  readonly executablePath: string;
+  readonly args: readonly string[];
+  /** Renders at once; each has its own context. */
+  readonly concurrency: number;
+  /** Calls allowed to wait for a slot; past it, 503. */
+  readonly maxQueue: number;
+  /** Hard limit on one render, and on the wait for a slot. */
+  readonly renderTimeoutMs: number;
+  /** The browser is replaced after this many renders... */
+  readonly recycleAfterRenders: number;
+  /** ...or when its process tree uses more memory than this. */
+  readonly maxMemoryBytes: number;
+  readonly egress: EgressRoutes;
+  readonly logger: Logger;
+}
+
+/** What a render works with: a fresh page in a context no earlier render has touched. */
+export interface Lease {
+  readonly page: Page;
+  readonly context: BrowserContext;
+  /** The context's way out, with what the guard refused on it. */
+  readonly route: ProxyRoute;
+}
+
+type Warm = Lease;
+
+/** One launched browser; replaced as a whole when it is recycled or crashes. */
+interface Generation {
+  readonly browser: Browser;
+  readonly pid: number;
+  readonly warm: Promise<Warm | null>[];
+  inFlight: number;
+  renders: number;
+  retiring: boolean;
+  crashed: boolean;
+  /** Rejects when the browser disconnects, so in-flight renders fail at once. */
+  readonly lost: Promise<never>;
+}
+
+const MEMORY_CHECK_EVERY = 10;
+
+/**
+ * Chromium behind a bounded queue. Isolation is a new browser context per render; the contexts
+ * are created ahead of time (one spare per slot) and disposed after use off the critical path,
+ * so a render pays neither cost. Browsers are recycled by count and memory, relaunched after
+ * a crash, and their whole process group is killed on the way out.
+ */
+export class BrowserPool {
+  private current: Promise<Generation> | null = null;
+  private readonly generations = new Set<Generation>();
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private closed = false;
+
+  constructor(private readonly options: PoolOptions) {}
+
+  /** Launches the browser and warms its contexts, so the first call is as fast as the next. */
+  async warmUp(): Promise<void> {
+    const generation = await this.generation();
+    await Promise.all(generation.warm);
+  }
+
+  /** Renders in use and calls waiting; for health and tests. */
+  load(): { active: number; waiting: number; browserPid: number | null } {
+    const pids = [...this.generations].filter((g) => !g.retiring).map((g) => g.pid);
+    return { active: this.active, waiting: this.waiting.length, browserPid: pids[0] ?? null };
+  }
+
+  /**
+   * Runs `work` on a fresh page whose traffic leaves through the egress proxy, direct or via
+   * `upstreamProxy`. Fails with 503 when the queue is full, a timeout after renderTimeoutMs,
+   * and a retryable internal error when the browser crashes meanwhile.
+   */
+  async run<T>(upstreamProxy: UpstreamProxy | null, work: (lease: Lease) => Promise<T>): Promise<T> {
+    await this.admit();
+    let generation: Generation | undefined;
+    let warm: Warm | null = null;
+    try {
+      generation = await this.generation();
+      generation.inFlight += 1;
+      warm = await this.takeWarm(generation);
+      warm.route.use(upstreamProxy);
+      return await this.bounded(generation, work(warm));
+    } finally {
+      if (generation !== undefined) this.settle(generation, warm);
+      this.leave();
+    }
+  }
+
+  /** Closes every browser and its processes; later calls fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const resume of this.waiting.splice(0)) resume();
+    await Promise.all([...this.generations].map((g) => this.shutdown(g)));
+  }
+
+  private admit(): Promise<void> {
+    if (this.closed) return Promise.reject(new WebcapError('unavailable', 'the browser pool is closed'));
+    if (this.active < this.options.concurrency) {
+      this.active += 1;
+      return Promise.resolve();
+    }
+    if (this.waiting.length >= this.options.maxQueue) {
+      return Promise.reject(
+        new WebcapError('unavailable', 'all browsers are busy and the queue is full', {
+          retryAfterSeconds: Math.max(1, Math.ceil(this.options.renderTimeoutMs / 10_000)),
+        }),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const index = this.waiting.indexOf(resume);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(
+          new WebcapError('unavailable', 'no browser became free in time', {
+            retryAfterSeconds: Math.max(1, Math.ceil(this.options.renderTimeoutMs / 10_000)),
+          }),
+        );
+      }, this.options.renderTimeoutMs);
+      const resume = () => {
+        clearTimeout(timer);
+        if (this.closed) reject(new WebcapError('unavailable', 'the browser pool is closed'));
+        else resolve();
+      };
+      this.waiting.push(resume);
+    });
+  }
+
+  /** Hands the slot to the next waiting call, or frees it. */
+  private leave(): void {
+    const next = this.waiting.shift();
+    if (next === undefined) this.active -= 1;
+    else next();
+  }
+
+  private async bounded<T>(generation: Generation, work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new WebcapError('timeout', `the page did not render within ${this.options.renderTimeoutMs} ms`),
+          ),
+        this.options.renderTimeoutMs,
+      );
+    });
+    // Work abandoned by a timeout or crash fails later, when its context closes; that is expected.
+    work.catch(() => undefined);
+    try {
+      return await Promise.race([work, timeout, generation.lost]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private generation(): Promise<Generation> {
+    if (this.closed) return Promise.reject(new WebcapError('unavailable', 'the browser pool is closed'));
+    if (this.current === null) {
+      const launching = this.launch();
+      this.current = launching;
+      launching.catch(() => {
+        if (this.current === launching) this.current = null;
+      });
+    }
+    return this.current;
+  }
+
+  private async launch(): Promise<Generation> {
+    const browser = await puppeteer.launch({
+      executablePath: this.options.executablePath,
+      headless: true,
+      args: [...this.options.args],
+      defaultViewport: null,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    const pid = browser.process()?.pid;
+    if (pid === undefined) {
+      await browser.close();
+      throw new WebcapError('internal', 'browser started without a process');
+    }
+    let markLost: (error: WebcapError) => void = () => undefined;
+    const lost = new Promise<never>((_, reject) => {
+      markLost = reject;
+    });
+    lost.catch(() => undefined);
+    const generation: Generation = {
+      browser,
+      pid,
+      warm: [],
+      inFlight: 0,
+      renders: 0,
+      retiring: false,
+      crashed: false,
+      lost,
+    };
+    this.generations.add(generation);
+    browser.on('disconnected', () => {
+      if (generation.retiring || this.closed) return;
+      generation.crashed = true;
+      this.options.logger.error({ pid }, 'browser disconnected; relaunching on the next call');
+      markLost(new WebcapError('internal', 'the browser crashed during the render; retry'));
+      void this.retire(generation);
+    });
+    for (let i = 0; i < this.options.concurrency; i++) generation.warm.push(this.prepare(generation));
+    this.options.logger.info({ pid }, 'browser launched');
+    return generation;
+  }
+
+  /** A context and page made ahead of use; null when the browser went away meanwhile. */
+  private async prepare(generation: Generation): Promise<Warm | null> {
+    let route: ProxyRoute | undefined;
+    try {
+      route = await this.options.egress.addRoute();
+      // Without `<-loopback>` Chromium would reach loopback hosts directly, around the proxy.
+      const context = await generation.browser.createBrowserContext({
+        proxyServer: route.proxyServer,
+        proxyBypassList: ['<-loopback>'],
+      });
+      const page = await context.newPage();
+      return { context, page, route };
+    } catch (error) {
+      await route?.close();
+      if (!generation.retiring && !generation.crashed && !this.closed) {
+        this.options.logger.warn({ err: error }, 'could not prepare a browser context');
+      }
+      return null;
+    }
+  }
+
+  private async takeWarm(generation: Generation): Promise<Warm> {
+    const next = generation.warm.shift() ?? this.prepare(generation);
+    const warm = await Promise.race([next, generation.lost]);
+    if (warm !== null) return warm;
+    const fresh = await Promise.race([this.prepare(generation), generation.lost]);
+    if (fresh === null) throw new WebcapError('internal', 'the browser could not open a page; retry');
+    return fresh;
+  }
+
+  /** After a render: dispose its context, count it, refill or recycle; never on the caller's path. */
+  private settle(generation: Generation, warm: Warm | null): void {
+    generation.inFlight -= 1;
+    if (warm !== null) {
+      generation.renders += 1;
+      void warm.context
+        .close()
+        .catch(() => undefined)
+        .finally(() => warm.route.close());
+    }
+    if (generation.retiring) {
+      if (generation.inFlight === 0) void this.shutdown(generation);
+      return;
+    }
+    if (this.dueForRecycle(generation)) {
+      void this.retire(generation);
+      return;
+    }
+    generation.warm.push(this.prepare(generation));
+  }
+
+  private dueForRecycle(generation: Generation): boolean {
+    if (generation.renders >= this.options.recycleAfterRenders) return true;
+    if (generation.renders % MEMORY_CHECK_EVERY !== 0) return false;
+    const bytes = treeMemoryBytes(generation.pid);
+    if (bytes <= this.options.maxMemoryBytes) return false;
+    this.options.logger.info({ pid: generation.pid, bytes }, 'browser over its memory limit; recycling');
+    return true;
+  }
+
+  /** New calls go to a new browser; this one closes once its renders are done. */
+  private async retire(generation: Generation): Promise<void> {
+    if (generation.retiring) return;
+    generation.retiring = true;
+    if (this.current !== null && (await this.current.catch(() => null)) === generation) this.current = null;
+    if (generation.inFlight === 0) await this.shutdown(generation);
+  }
+
+  private async shutdown(generation: Generation): Promise<void> {
+    generation.retiring = true;
+    if (!this.generations.delete(generation)) return;
+    const warm = await Promise.all(generation.warm.splice(0));
+    await Promise.all(warm.map((w) => w?.route.close()));
+    const closing = generation.browser.close().catch(() => undefined);
+    const deadline = new Promise((resolve) => setTimeout(resolve, 5000).unref());
+    await Promise.race([closing, deadline]);
+    // Chromium leads its own process group; whatever is left of it (zygotes, renderers) goes too.
+    try {
+      process.kill(-generation.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+    this.options.logger.info({ pid: generation.pid, renders: generation.renders }, 'browser closed');
+  }
+}

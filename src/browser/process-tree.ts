@@ -1,0 +1,54 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Parent pid of every process on the machine, read from /proc (Linux). */
+function parents(): Map<number, number> {
+  const map = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // The command name may hold spaces and parentheses; fields resume after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      map.set(Number(entry), Number(fields[1]));
+    } catch {
+      // The process exited while we were reading.
+    }
+  }
+  return map;
+}
+
+/** `pid` and all its live descendants. */
+export function processTree(pid: number): number[] {
+  const byParent = new Map<number, number[]>();
+  for (const [child, parent] of parents()) {
+    const list = byParent.get(parent) ?? [];
+    list.push(child);
+    byParent.set(parent, list);
+  }
+  const tree: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const next = queue.shift() as number;
+    tree.push(next);
+    queue.push(...(byParent.get(next) ?? []));
+  }
+  return tree;
+}
+
+/**
+ * Memory of a process and its descendants, in bytes: the proportional set size, so pages that
+ * Chromium's processes share are counted once overall rather than once per process.
+ */
+export function treeMemoryBytes(pid: number): number {
+  let total = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const rollup = readFileSync(`/proc/${member}/smaps_rollup`, 'utf8');
+      const match = /^Pss:\s+(\d+) kB/m.exec(rollup);
+      if (match) total += Number(match[1]) * 1024;
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return total;
+}

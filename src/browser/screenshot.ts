@@ -1,0 +1,110 @@
+import type { Page, ScreenshotOptions } from 'puppeteer-core';
+import sharp, { type OverlayOptions, type Sharp } from 'sharp';
+
+/** Chromium cannot paint one surface taller than this many device pixels (GPU texture limit). */
+export const MAX_SURFACE_PX = 16_384;
+/** Tiles stay well under the limit so rounding at high scale factors never reaches it. */
+const TILE_DEVICE_PX = 8_192;
+
+export type ImageType = 'png' | 'jpeg' | 'webp';
+
+export interface ImageShot {
+  readonly bytes: Buffer;
+  readonly width: number;
+  readonly height: number;
+}
+
+function encode(image: Sharp, type: ImageType, quality: number): Sharp {
+  if (type === 'jpeg') return image.jpeg({ quality });
+  if (type === 'webp') return image.webp({ quality });
+  return image.png();
+}
+
+/** The size of an encoded image, read from its header. */
+export async function imageSize(bytes: Buffer): Promise<{ width: number; height: number }> {
+  const meta = await sharp(bytes).metadata();
+  return { width: meta.width ?? 0, height: meta.height ?? 0 };
+}
+
+async function shoot(page: Page, options: ScreenshotOptions): Promise<Buffer> {
+  return Buffer.from(await page.screenshot(options));
+}
+
+/** The visible viewport. */
+export async function viewportShot(page: Page, type: ImageType, quality: number): Promise<ImageShot> {
+  const bytes = await shoot(page, { type, ...(type === 'png' ? {} : { quality }) });
+  return { bytes, ...(await imageSize(bytes)) };
+}
+
+/**
+ * The whole page down to `maxHeightPx` CSS pixels (the rest is cut, a documented bound).
+ * Pages whose device-pixel height exceeds Chromium's surface limit are painted in tiles, each
+ * its own clip of the document, and stitched, so no tile repeats or comes out blank.
+ */
+export async function fullPageShot(
+  page: Page,
+  type: ImageType,
+  quality: number,
+  maxHeightPx: number,
+): Promise<ImageShot> {
+  const { width, height, scale } = await page.evaluate(() => ({
+    width: document.documentElement.clientWidth || window.innerWidth,
+    height: Math.max(
+      document.documentElement.scrollHeight,
+      document.body?.scrollHeight ?? 0,
+      window.innerHeight,
+    ),
+    scale: window.devicePixelRatio,
+  }));
+  const cssHeight = Math.min(height, maxHeightPx);
+  const quality_ = type === 'png' ? {} : { quality };
+  if (cssHeight * scale <= MAX_SURFACE_PX) {
+    const bytes = await shoot(page, {
+      type,
+      ...quality_,
+      clip: { x: 0, y: 0, width, height: cssHeight },
+      captureBeyondViewport: true,
+    });
+    return { bytes, ...(await imageSize(bytes)) };
+  }
+  const tileCss = Math.floor(TILE_DEVICE_PX / scale);
+  const tiles: OverlayOptions[] = [];
+  for (let y = 0; y < cssHeight; y += tileCss) {
+    const tileHeight = Math.min(tileCss, cssHeight - y);
+    const input = await shoot(page, {
+      type: 'png',
+      clip: { x: 0, y, width, height: tileHeight },
+      captureBeyondViewport: true,
+    });
+    tiles.push({ input, top: Math.round(y * scale), left: 0 });
+  }
+  const outWidth = Math.round(width * scale);
+  const outHeight = Math.round(cssHeight * scale);
+  const canvas = sharp({
+    create: { width: outWidth, height: outHeight, channels: 4, background: '#ffffff' },
+    limitInputPixels: false,
+  }).composite(tiles);
+  // Composite and encode in two passes: sharp applies composite last, after any resize/encode hint.
+  const raw = await canvas.png({ compressionLevel: 1 }).toBuffer();
+  const bytes = await encode(sharp(raw, { limitInputPixels: false }), type, quality).toBuffer();
+  return { bytes, width: outWidth, height: outHeight };
+}
+
+/** One element's box; null when the selector matches nothing. */
+export async function elementShot(
+  page: Page,
+  selector: string,
+  type: ImageType,
+  quality: number,
+): Promise<ImageShot | null> {
+  const element = await page.$(selector);
+  if (element === null) return null;
+  try {
+    const bytes = Buffer.from(
+      await element.screenshot({ type, ...(type === 'png' ? {} : { quality }), captureBeyondViewport: true }),
+    );
+    return { bytes, ...(await imageSize(bytes)) };
+  } finally {
+    await element.dispose();
+  }
+}

@@ -1,0 +1,121 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { capture } from '../engines/capture/capture.js';
+import type { CaptureParams, CaptureResult } from '../engines/capture/params.js';
+import { checkCallerBucket, uploadToCallerBucket } from '../engines/capture/s3-upload.js';
+import { WebcapError } from '../errors.js';
+import { cacheKey, getCached, putCached } from '../store/capture-cache.js';
+import { hostFile } from '../store/file-urls.js';
+import type { AppDeps } from './app.js';
+import type { Delivery } from './capture-schema.js';
+import { metered } from './metering.js';
+
+/** The JSON body of a capture (DESIGN.md §2 "Capture response"). */
+interface CaptureJson {
+  success: true;
+  screenshot_url: string;
+  format: string;
+  width: number;
+  height: number;
+  size: number;
+  base64?: string;
+  s3_url?: string;
+}
+
+/** Stores the result as a hosted file and describes it, with its signed, expiring URL. */
+async function hostedJson(
+  deps: AppDeps,
+  request: FastifyRequest,
+  result: CaptureResult,
+): Promise<CaptureJson> {
+  const file = await hostFile(deps.blobs, result.bytes, result.contentType, {
+    baseUrl: deps.config.publicBaseUrl ?? `${request.protocol}://${request.host}`,
+    ttlSeconds: deps.config.fileUrlTtlSeconds,
+    secret: deps.signingSecret,
+    now: deps.clock(),
+    extension: result.format,
+  });
+  return {
+    success: true,
+    screenshot_url: file.url,
+    format: result.format,
+    width: result.width,
+    height: result.height,
+    size: result.bytes.length,
+  };
+}
+
+/** A rendering, or the bytes of an earlier one of the same account with the same parameters. */
+async function render(
+  deps: AppDeps,
+  accountId: string,
+  params: CaptureParams,
+  delivery: Delivery,
+): Promise<{ result: CaptureResult; cacheHit: boolean }> {
+  if (delivery.cache === null) return { result: await capture(deps.capture, params), cacheHit: false };
+  const key = cacheKey(params, accountId);
+  const cached = await getCached(deps.blobs, key);
+  if (cached !== null) {
+    const result: CaptureResult = {
+      bytes: cached.bytes,
+      format: params.format,
+      contentType: cached.contentType,
+      width: Number(cached.metadata.width ?? 0),
+      height: Number(cached.metadata.height ?? 0),
+    };
+    return { result, cacheHit: true };
+  }
+  const result = await capture(deps.capture, params);
+  await putCached(
+    deps.blobs,
+    key,
+    result.bytes,
+    result.contentType,
+    delivery.cache.ttlSeconds,
+    deps.clock(),
+    {
+      width: String(result.width),
+      height: String(result.height),
+    },
+  );
+  return { result, cacheHit: false };
+}
+
+/**
+ * Runs a capture through the metering path and sends it as the caller asked: the bytes, JSON
+ * with a hosted URL, base64, or an upload to the caller's bucket. The target URL and the bucket
+ * are checked before a unit is reserved; hosting and upload happen inside the metered call, so a
+ * failed upload is not billed.
+ */
+export async function sendCapture(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  params: CaptureParams,
+  delivery: Delivery,
+): Promise<FastifyReply> {
+  const auth = request.auth;
+  if (auth === null) throw new WebcapError('invalid_key');
+  await deps.guard.checkTarget(params.url, 'url');
+  if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
+  if (delivery.s3 !== null) checkCallerBucket(delivery.s3);
+  const outcome = await metered(request.server.metering, request, 'capture', async () => {
+    const { result, cacheHit } = await render(deps, auth.account.id, params, delivery);
+    if (delivery.s3 !== null) {
+      const uploaded = await uploadToCallerBucket(delivery.s3, result.bytes, result.contentType, {
+        ...deps.guard.agents,
+        timeoutMs: deps.config.s3UploadTimeoutMs,
+        now: deps.clock(),
+      });
+      const json = await hostedJson(deps, request, result);
+      return { result, cacheHit, body: { ...json, s3_url: uploaded.url } };
+    }
+    if (delivery.responseType === 'image') return { result, cacheHit, body: null };
+    const json = await hostedJson(deps, request, result);
+    const body =
+      delivery.responseType === 'base64' ? { ...json, base64: result.bytes.toString('base64') } : json;
+    return { result, cacheHit, body };
+  });
+  if (delivery.cache !== null) reply.header('x-webcap-cache', outcome.cacheHit ? 'hit' : 'miss');
+  if (outcome.body !== null) return reply.send(outcome.body);
+  return reply.type(outcome.result.contentType).send(outcome.result.bytes);
+}

@@ -1,0 +1,207 @@
+import { type Static, Type } from 'typebox';
+import { DEVICE_NAMES } from '../browser/devices.js';
+import {
+  type CaptureFormat,
+  type CaptureParams,
+  RESOURCE_TYPES,
+  type ResourceType,
+  WAIT_EVENTS,
+  type WaitEvent,
+} from '../engines/capture/params.js';
+import type { CallerBucketParams } from '../engines/capture/s3-upload.js';
+import { invalidParam } from '../errors.js';
+import { parseUpstreamProxy, type UpstreamProxy } from '../net/upstream-proxy.js';
+import { Flag, flag } from './schemas.js';
+
+/** The capture parameters both /v1/capture and the legacy /capture take (spec, GET /v1/capture). */
+const common = {
+  url: Type.String({ minLength: 1, maxLength: 8192, description: 'URL of the page (http or https)' }),
+  format: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal('png'),
+        Type.Literal('jpeg'),
+        Type.Literal('jpg'),
+        Type.Literal('webp'),
+        Type.Literal('pdf'),
+      ],
+      { default: 'png' },
+    ),
+  ),
+  device: Type.Optional(Type.Union(DEVICE_NAMES.map((name) => Type.Literal(name)))),
+  full_page: Type.Optional(Flag),
+  full_page_scroll_duration: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 10_000, description: 'milliseconds, default 400' }),
+  ),
+  viewport_width: Type.Optional(
+    Type.Integer({ minimum: 100, maximum: 3840, description: 'pixels, default 1280' }),
+  ),
+  viewport_height: Type.Optional(
+    Type.Integer({ minimum: 100, maximum: 4320, description: 'pixels, default 1024' }),
+  ),
+  width: Type.Optional(Type.Integer({ minimum: 100, maximum: 3840, description: 'alias of viewport_width' })),
+  height: Type.Optional(
+    Type.Integer({ minimum: 100, maximum: 4320, description: 'alias of viewport_height' }),
+  ),
+  scale_factor: Type.Optional(
+    Type.Number({ minimum: 0.5, maximum: 4, description: 'device scale factor, default 1' }),
+  ),
+  selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+  cache: Type.Optional(Flag),
+  cache_ttl: Type.Optional(Type.Integer({ minimum: 3600, maximum: 2_592_000, description: 'seconds' })),
+  remove_selectors: Type.Optional(
+    Type.String({ maxLength: 4000, description: 'comma-separated CSS selectors' }),
+  ),
+  remove_ads: Type.Optional(Flag),
+  block_resources: Type.Optional(
+    Type.String({ maxLength: 500, description: `comma-separated: ${RESOURCE_TYPES.join(', ')}` }),
+  ),
+  block_urls: Type.Optional(
+    Type.String({ maxLength: 4000, description: 'comma-separated domains or patterns' }),
+  ),
+  delay: Type.Optional(Type.Number({ minimum: 0, maximum: 10, description: 'seconds' })),
+  wait_for_selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+  proxy: Type.Optional(Type.String({ maxLength: 2048, description: 'http, https or socks5 proxy URL' })),
+  s3_url: Type.Optional(Flag),
+  s3_access_key_id: Type.Optional(Type.String({ maxLength: 256 })),
+  s3_secret_key: Type.Optional(Type.String({ maxLength: 256 })),
+  s3_bucket: Type.Optional(Type.String({ maxLength: 256 })),
+  s3_object_key: Type.Optional(Type.String({ maxLength: 1024 })),
+  s3_region: Type.Optional(Type.String({ maxLength: 64 })),
+  storage_endpoint: Type.Optional(Type.String({ maxLength: 2048 })),
+  response_type: Type.Optional(
+    Type.Union([Type.Literal('image'), Type.Literal('json'), Type.Literal('base64')], { default: 'image' }),
+  ),
+};
+
+const WaitEventSchema = Type.Union(WAIT_EVENTS.map((event) => Type.Literal(event)));
+
+/** GET /v1/capture: image_quality as text, wait_until one value or several. */
+export const V1CaptureQuery = Type.Object(
+  {
+    ...common,
+    x_api_key: Type.Optional(Type.String()),
+    full_page_scroll: Type.Optional(Flag),
+    image_quality: Type.Optional(
+      Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: '1-100, default 80' }),
+    ),
+    wait_until: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 4 })),
+  },
+  { additionalProperties: false },
+);
+
+/** The legacy /capture: full_page_scroll on by default, a numeric quality, one wait event, cookie banners. */
+export const LegacyCaptureParams = Type.Object(
+  {
+    ...common,
+    access_key: Type.Optional(Type.String()),
+    full_page_scroll: Type.Optional(Flag),
+    image_quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    wait_until: Type.Optional(WaitEventSchema),
+    remove_cookie_banners: Type.Optional(Flag),
+  },
+  { additionalProperties: false },
+);
+
+export type V1CaptureInput = Static<typeof V1CaptureQuery>;
+export type LegacyCaptureInput = Static<typeof LegacyCaptureParams>;
+type AnyCaptureInput = V1CaptureInput | LegacyCaptureInput;
+
+export type ResponseType = 'image' | 'json' | 'base64';
+
+/** What the route does with the engine's bytes. */
+export interface Delivery {
+  readonly responseType: ResponseType;
+  readonly cache: { readonly ttlSeconds: number } | null;
+  /** The caller's bucket (s3_url=true), checked before anything runs. */
+  readonly s3: CallerBucketParams | null;
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function resourceTypes(raw: string | undefined): ResourceType[] {
+  const items = list(raw);
+  for (const item of items) {
+    if (!(RESOURCE_TYPES as readonly string[]).includes(item)) {
+      throw invalidParam(
+        'block_resources',
+        `has ${JSON.stringify(item)}; allowed: ${RESOURCE_TYPES.join(', ')}`,
+      );
+    }
+  }
+  return items as ResourceType[];
+}
+
+function waitEvents(raw: readonly string[] | string | undefined): WaitEvent[] {
+  const items = (typeof raw === 'string' ? [raw] : (raw ?? [])).flatMap((value) => list(value));
+  for (const item of items) {
+    if (!(WAIT_EVENTS as readonly string[]).includes(item)) {
+      throw invalidParam('wait_until', `has ${JSON.stringify(item)}; allowed: ${WAIT_EVENTS.join(', ')}`);
+    }
+  }
+  return [...new Set(items)] as WaitEvent[];
+}
+
+/** The caller's proxy, checked for form here; its host is checked by the guard before the render. */
+function proxyOf(raw: string | undefined): UpstreamProxy | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  return parseUpstreamProxy(raw.trim(), 'proxy');
+}
+
+function alias(name: string, a: number | undefined, b: number | undefined): number | null {
+  if (a !== undefined && b !== undefined && a !== b) throw invalidParam(name, `conflicts with its alias`);
+  return a ?? b ?? null;
+}
+
+/** Engine parameters and delivery from a validated request; `legacy` applies the earlier endpoint's defaults. */
+export function captureRequest(
+  input: AnyCaptureInput,
+  legacy: boolean,
+): { params: CaptureParams; delivery: Delivery } {
+  const format: CaptureFormat = input.format === 'jpg' ? 'jpeg' : (input.format ?? 'png');
+  const quality = input.image_quality === undefined ? 80 : Number(input.image_quality);
+  const fullPageScroll = input.full_page_scroll === undefined ? legacy : flag(input.full_page_scroll);
+  const s3Wanted = flag(input.s3_url);
+  const params: CaptureParams = {
+    url: input.url.trim(),
+    format,
+    device: input.device ?? null,
+    fullPage: flag(input.full_page),
+    fullPageScroll,
+    fullPageScrollDurationMs: input.full_page_scroll_duration ?? 400,
+    viewportWidth: alias('viewport_width', input.viewport_width, input.width),
+    viewportHeight: alias('viewport_height', input.viewport_height, input.height),
+    scaleFactor: input.scale_factor ?? null,
+    imageQuality: quality,
+    selector: input.selector ?? null,
+    removeSelectors: list(input.remove_selectors),
+    removeAds: flag(input.remove_ads),
+    removeCookieBanners: 'remove_cookie_banners' in input ? flag(input.remove_cookie_banners) : false,
+    blockResources: resourceTypes(input.block_resources),
+    blockUrls: list(input.block_urls),
+    delayMs: Math.round((input.delay ?? 0) * 1000),
+    waitUntil: waitEvents(input.wait_until),
+    waitForSelector: input.wait_for_selector ?? null,
+    proxy: proxyOf(input.proxy),
+  };
+  const delivery: Delivery = {
+    responseType: input.response_type ?? 'image',
+    cache: flag(input.cache) ? { ttlSeconds: input.cache_ttl ?? 2_592_000 } : null,
+    s3: s3Wanted
+      ? {
+          s3_access_key_id: input.s3_access_key_id,
+          s3_secret_key: input.s3_secret_key,
+          s3_bucket: input.s3_bucket,
+          s3_object_key: input.s3_object_key,
+          s3_region: input.s3_region,
+          storage_endpoint: input.storage_endpoint,
+        }
+      : null,
+  };
+  return { params, delivery };
+}

@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../app.js';
+import { sendCapture } from '../capture-response.js';
+import { captureRequest, LegacyCaptureParams } from '../capture-schema.js';
+
+/**
+ * The earlier unversioned endpoints, authenticated with access_key, by GET (query) or POST
+ * (JSON or form body), mapped onto the same engines with the spec's differences.
+ */
+export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const config = { auth: 'legacy' as const, engine: 'capture' };
+    const tags = ['legacy'];
+    const security = [{ legacyKey: [] }];
+    app.get(
+      '/capture',
+      {
+        config,
+        schema: {
+          tags,
+          security,
+          summary: 'Screenshot (earlier interface)',
+          querystring: LegacyCaptureParams,
+        },
+      },
+      async (request, reply) => {
+        const { params, delivery } = captureRequest(request.query, true);
+        return sendCapture(deps, request, reply, params, delivery);
+      },
+    );
+    app.post(
+      '/capture',
+      {
+        config,
+        schema: { tags, security, summary: 'Screenshot (earlier interface)', body: LegacyCaptureParams },
+      },
+      async (request, reply) => {
+        const { params, delivery } = captureRequest(request.body, true);
+        return sendCapture(deps, request, reply, params, delivery);
+      },
+    );
+  };
+}

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../app.js';
+import { sendCapture } from '../../capture-response.js';
+import { captureRequest, V1CaptureQuery } from '../../capture-schema.js';
+
+/** GET /v1/capture: a screenshot or PDF of a page; 1 credit. */
+export function captureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/v1/capture',
+      {
+        config: { auth: 'v1', engine: 'capture' },
+        schema: {
+          tags: ['capture'],
+          summary: 'Screenshot or PDF of a page',
+          security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
+          querystring: V1CaptureQuery,
+        },
+      },
+      async (request, reply) => {
+        const { params, delivery } = captureRequest(request.query, false);
+        return sendCapture(deps, request, reply, params, delivery);
+      },
+    );
+  };
+}

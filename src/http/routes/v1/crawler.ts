@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { crawl } from '../../../engines/crawler/crawl.js';
+import type { AppDeps } from '../../app.js';
+import { metered } from '../../metering.js';
+import { Flag, flag } from '../../schemas.js';
+
+const CrawlerQuery = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: 8192, description: 'page URL, http or https' }),
+    allow_redirects: Type.Optional(Flag),
+    return_page_source: Type.Optional(Flag),
+    x_api_key: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+/** GET /v1/website/crawler: a page's raw HTML in request mode, without rendering; 1 credit. */
+export function crawlerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/v1/website/crawler',
+      {
+        config: { auth: 'v1', engine: 'website-crawler' },
+        schema: {
+          tags: ['crawler'],
+          summary: "A page's raw HTML, without rendering",
+          security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
+          querystring: CrawlerQuery,
+        },
+      },
+      async (request, reply) => {
+        const { query } = request;
+        await deps.guard.checkTarget(query.query, 'query');
+        const allowRedirects = query.allow_redirects === undefined ? true : flag(query.allow_redirects);
+        const result = await metered(app.metering, request, 'website-crawler', () =>
+          crawl(deps.guard.fetcher, { url: query.query, allowRedirects }),
+        );
+        if (flag(query.return_page_source)) {
+          return reply
+            .type('text/html; charset=utf-8')
+            .header('x-webcap-target-status', result.statusCode)
+            .send(result.html);
+        }
+        const { html: _html, ...data } = result;
+        return { success: true, data };
+      },
+    );
+  };
+}
