@@ -74,9 +74,14 @@ export class BrowserPool {
   }
 
   /** Renders in use and calls waiting; for health and tests. */
-  load(): { active: number; waiting: number; browserPid: number | null } {
-    const pids = [...this.generations].filter((g) => !g.retiring).map((g) => g.pid);
-    return { active: this.active, waiting: this.waiting.length, browserPid: pids[0] ?? null };
+  load(): { active: number; waiting: number } {
+    return { active: this.active, waiting: this.waiting.length };
+  }
+
+  /** The pid of the browser new calls go to, once it has launched; null while none is wanted. */
+  async browserPid(): Promise<number | null> {
+    const current = await this.current?.catch(() => null);
+    return current?.pid ?? null;
   }
 
   /**
@@ -281,11 +286,17 @@ export class BrowserPool {
     return true;
   }
 
-  /** New calls go to a new browser; this one closes once its renders are done. */
+  /**
+   * New calls go to a new browser, launched now so that none of them waits for it; this one
+   * closes once its renders are done.
+   */
   private async retire(generation: Generation): Promise<void> {
     if (generation.retiring) return;
     generation.retiring = true;
-    if (this.current !== null && (await this.current.catch(() => null)) === generation) this.current = null;
+    if (this.current !== null && (await this.current.catch(() => null)) === generation) {
+      this.current = null;
+      if (!this.closed) this.generation().catch(() => undefined);
+    }
     if (generation.inFlight === 0) await this.shutdown(generation);
   }
 

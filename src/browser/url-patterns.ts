@@ -1,6 +1,7 @@
 /**
  * The block_urls matcher. Each comma-separated entry is one of:
- * - a domain (`ads.example.com`): that host and its subdomains;
+ * - a domain-like name (`ads.example.com`, `pixel.gif`): a host of that name or below it, or the
+ *   name anywhere in the URL's path and query (a bare file name looks like a domain too);
  * - a pattern with `*` wildcards (`*://*.tracker.net/*`, `*.gif`): the whole URL must match;
  * - anything else (`/ads/`, `https://x.com/pixel`): a plain substring of the URL.
  */
@@ -12,9 +13,10 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function hostOf(url: string): string | null {
+function split(url: string): { host: string; rest: string } | null {
   try {
-    return new URL(url).hostname.toLowerCase();
+    const parsed = new URL(url);
+    return { host: parsed.hostname.toLowerCase(), rest: `${parsed.pathname}${parsed.search}`.toLowerCase() };
   } catch {
     return null;
   }
@@ -42,7 +44,10 @@ export function urlMatcher(entries: readonly string[]): UrlMatcher {
     if (substrings.some((s) => lower.includes(s))) return true;
     if (patterns.some((p) => p.test(url))) return true;
     if (domains.length === 0) return false;
-    const host = hostOf(url);
-    return host !== null && domains.some((d) => host === d || host.endsWith(`.${d}`));
+    const parts = split(url);
+    return (
+      parts !== null &&
+      domains.some((d) => parts.host === d || parts.host.endsWith(`.${d}`) || parts.rest.includes(d))
+    );
   };
 }

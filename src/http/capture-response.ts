@@ -95,9 +95,9 @@ export async function sendCapture(
 ): Promise<FastifyReply> {
   const auth = request.auth;
   if (auth === null) throw new WebcapError('invalid_key');
+  if (delivery.s3 !== null) checkCallerBucket(delivery.s3);
   await deps.guard.checkTarget(params.url, 'url');
   if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
-  if (delivery.s3 !== null) checkCallerBucket(delivery.s3);
   const outcome = await metered(request.server.metering, request, 'capture', async () => {
     const { result, cacheHit } = await render(deps, auth.account.id, params, delivery);
     if (delivery.s3 !== null) {

@@ -16,19 +16,8 @@ import { Flag, flag } from './schemas.js';
 /** The capture parameters both /v1/capture and the legacy /capture take (spec, GET /v1/capture). */
 const common = {
   url: Type.String({ minLength: 1, maxLength: 8192, description: 'URL of the page (http or https)' }),
-  format: Type.Optional(
-    Type.Union(
-      [
-        Type.Literal('png'),
-        Type.Literal('jpeg'),
-        Type.Literal('jpg'),
-        Type.Literal('webp'),
-        Type.Literal('pdf'),
-      ],
-      { default: 'png' },
-    ),
-  ),
-  device: Type.Optional(Type.Union(DEVICE_NAMES.map((name) => Type.Literal(name)))),
+  format: Type.Optional(Type.Enum(['png', 'jpeg', 'jpg', 'webp', 'pdf'], { default: 'png' })),
+  device: Type.Optional(Type.Enum([...DEVICE_NAMES])),
   full_page: Type.Optional(Flag),
   full_page_scroll_duration: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 10_000, description: 'milliseconds, default 400' }),
@@ -69,12 +58,10 @@ const common = {
   s3_object_key: Type.Optional(Type.String({ maxLength: 1024 })),
   s3_region: Type.Optional(Type.String({ maxLength: 64 })),
   storage_endpoint: Type.Optional(Type.String({ maxLength: 2048 })),
-  response_type: Type.Optional(
-    Type.Union([Type.Literal('image'), Type.Literal('json'), Type.Literal('base64')], { default: 'image' }),
-  ),
+  response_type: Type.Optional(Type.Enum(['image', 'json', 'base64'], { default: 'image' })),
 };
 
-const WaitEventSchema = Type.Union(WAIT_EVENTS.map((event) => Type.Literal(event)));
+const WaitEventSchema = Type.Enum([...WAIT_EVENTS]);
 
 /** GET /v1/capture: image_quality as text, wait_until one value or several. */
 export const V1CaptureQuery = Type.Object(

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createAccount } from '../src/billing/accounts.js';
+import { createKey } from '../src/billing/keys.js';
+import { processTree } from '../src/browser/process-tree.js';
+import { type FixtureServer, startFixtureServer } from './helpers/chromium.js';
+import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+
+/*
+ * The render pool under the capture endpoint: isolation between calls, the bounded queue, crash
+ * recovery, recycling and clean shutdown, with real Chromium.
+ */
+describe('browser pool', () => {
+  let site: FixtureServer;
+  let t: TestRuntime;
+  let key: string;
+
+  beforeAll(async () => {
+    site = await startFixtureServer();
+    t = await startTestRuntime('sqlite', {
+      env: {
+        WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`,
+        BROWSER_CONCURRENCY: '1',
+        MAX_QUEUE_DEPTH: '1',
+        BROWSER_RECYCLE_RENDERS: '4',
+      },
+    });
+    const { db } = t.runtime.store;
+    await createAccount(db, { name: 'pool', slug: 'pool', monthlyQuota: 1000 }, new Date());
+    key = (await createKey(db, { accountSlug: 'pool' }, new Date())).plaintext;
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await site?.close();
+  });
+
+  const capture = (query: Record<string, string>) =>
+    t.runtime.app.inject({ url: `/v1/capture?${new URLSearchParams(query)}`, headers: { 'x-api-key': key } });
+  const used = async () =>
+    (await t.runtime.app.inject({ url: '/v1/usage', headers: { 'x-api-key': key } })).json()
+      .total_used as number;
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('isolates calls: nothing a page stores is visible to the next one', async () => {
+    const visit = (search: string) =>
+      t.runtime.pool.run(null, async ({ page }) => {
+        await page.goto(site.url(`/isolation.html${search}`));
+        return page.evaluate(() => (window as unknown as { report: Promise<unknown> }).report);
+      });
+    const written = await visit('?write');
+    expect(written).toMatchObject({
+      cookie: 'visited=yes',
+      local: 'yes',
+      indexedDB: ['webcap-isolation'],
+      caches: ['webcap-isolation'],
+      serviceWorkers: 1,
+    });
+    const permission = await t.runtime.pool.run(null, async ({ page, context }) => {
+      await context.overridePermissions(site.url('/'), ['geolocation']);
+      await page.goto(site.url('/isolation.html'));
+      return page.evaluate(async () => (await navigator.permissions.query({ name: 'geolocation' })).state);
+    });
+    expect(permission).toBe('granted');
+    for (let i = 0; i < 2; i++) {
+      expect(await visit('?read')).toEqual({
+        cookie: '',
+        local: null,
+        session: null,
+        indexedDB: [],
+        caches: [],
+        serviceWorkers: 0,
+        history: 2,
+      });
+    }
+    const fresh = await t.runtime.pool.run(null, async ({ page }) => {
+      await page.goto(site.url('/isolation.html'));
+      return page.evaluate(async () => (await navigator.permissions.query({ name: 'geolocation' })).state);
+    });
+    expect(fresh).toBe('prompt');
+  });
+
+  it('answers 503 with Retry-After past the queue, unbilled, and serves the others', async () => {
+    const before = await used();
+    const slow = { url: site.url('/capture.html'), delay: '1.5' };
+    const results = await Promise.all([capture(slow), capture(slow), capture(slow)]);
+    const statuses = results.map((r) => r.statusCode).sort();
+    expect(statuses, results.map((r) => r.body).join('\n')).toEqual([200, 200, 503]);
+    const refused = results.find((r) => r.statusCode === 503);
+    expect(refused?.json().error).toMatch(/^Service Unavailable: /);
+    expect(Number(refused?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(await used()).toBe(before + 2);
+  });
+
+  it('fails the call in flight when the browser dies, unbilled, and relaunches for the next', async () => {
+    await capture({ url: site.url('/capture.html') });
+    const pid = await t.runtime.pool.browserPid();
+    expect(pid).not.toBeNull();
+    const before = await used();
+    const inFlight = capture({ url: site.url('/capture.html'), delay: '3' });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    process.kill(pid as number, 'SIGKILL');
+    const failed = await inFlight;
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json().error).toMatch(/^Internal Error: the browser crashed/);
+    expect(await used()).toBe(before);
+    const next = await capture({ url: site.url('/capture.html') });
+    expect(next.statusCode).toBe(200);
+    expect(await t.runtime.pool.browserPid()).not.toBe(pid);
+    expect(await used()).toBe(before + 1);
+    // Nothing of the dead browser is left: no zombie, no orphaned renderer.
+    await vi.waitFor(() => expect(processTree(pid as number).filter(alive)).toEqual([]), {
+      timeout: 10_000,
+      interval: 200,
+    });
+  });
+
+  it('recycles the browser after BROWSER_RECYCLE_RENDERS renders and leaves no process behind', async () => {
+    const first = (await t.runtime.pool.browserPid()) as number;
+    const pids = new Set<number | null>();
+    for (let i = 0; i < 4; i++) {
+      expect((await capture({ url: site.url('/capture.html') })).statusCode).toBe(200);
+      pids.add(await t.runtime.pool.browserPid());
+    }
+    // Four renders on a browser that had served some already: it was replaced exactly once.
+    expect(pids.size).toBe(2);
+    expect(pids.has(first)).toBe(true);
+    await vi.waitFor(() => expect(alive(first)).toBe(false), { timeout: 10_000, interval: 200 });
+  });
+
+  it('closes every browser process on shutdown', async () => {
+    await capture({ url: site.url('/capture.html') });
+    const pid = (await t.runtime.pool.browserPid()) as number;
+    const tree = processTree(pid);
+    expect(tree.length).toBeGreaterThan(1);
+    await t.runtime.pool.close();
+    // Chromium's helpers outlive it by a moment and are reaped by init, so wait for that.
+    await vi.waitFor(() => expect(tree.filter(alive)).toEqual([]), { timeout: 10_000, interval: 200 });
+  });
+});
