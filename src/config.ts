@@ -74,6 +74,8 @@ export interface BrowserConfig {
   readonly maxMemoryBytes: number;
   /** Full-page captures are cut at this many CSS pixels. */
   readonly maxFullPageHeightPx: number;
+  /** Launch the browser and load the ad blocker at start rather than on first use. */
+  readonly prewarm: boolean;
 }
 
 /** A variable that does not parse: the message names it and what it expects. */
@@ -206,6 +208,12 @@ function browserConfig(env: Env): BrowserConfig {
     recycleAfterRenders: read(env, integer('BROWSER_RECYCLE_RENDERS', 500, 1, 1_000_000)),
     maxMemoryBytes: read(env, integer('BROWSER_MAX_MEMORY_MB', 2048, 128, 262_144)) * 1024 * 1024,
     maxFullPageHeightPx: read(env, integer('MAX_FULL_PAGE_HEIGHT_PX', 20_000, 1000, 100_000)),
+    prewarm: read(env, {
+      name: 'BROWSER_PREWARM',
+      fallback: true,
+      expected: 'true or false',
+      parse: (raw) => (raw === 'true' ? true : raw === 'false' ? false : undefined),
+    }),
   });
 }
 
