@@ -44,6 +44,33 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ fetchMaxBytes: 2048, fetchHeadersTimeoutMs: 500, fetchTimeoutMs: 1500 });
   });
 
+  it('reads the browser settings, with defaults that keep a small machine responsive', () => {
+    expect(loadConfig({}).browser).toEqual({
+      executablePath: '/usr/bin/chromium',
+      concurrency: 2,
+      maxQueueDepth: 32,
+      renderTimeoutMs: 60_000,
+      navigationTimeoutMs: 30_000,
+      recycleAfterRenders: 500,
+      maxMemoryBytes: 2048 * 1024 * 1024,
+      maxFullPageHeightPx: 20_000,
+      prewarm: true,
+    });
+    const tuned = loadConfig({
+      BROWSER_CONCURRENCY: '4',
+      BROWSER_MAX_MEMORY_MB: '512',
+      BROWSER_PREWARM: 'false',
+    });
+    expect(tuned.browser).toMatchObject({
+      concurrency: 4,
+      maxMemoryBytes: 512 * 1024 * 1024,
+      prewarm: false,
+    });
+    expect(() => loadConfig({ RENDER_TIMEOUT_MS: '5000', NAVIGATION_TIMEOUT_MS: '5000' })).toThrow(
+      'NAVIGATION_TIMEOUT_MS must be below RENDER_TIMEOUT_MS (5000) (got "5000")',
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', WEBCAP_ADMIN_TOKEN: '' })).toMatchObject({ port: 8080, adminToken: null });
   });

@@ -62,6 +62,7 @@ describe('GET /v1/capture', () => {
   };
   const isRed = ([r, g, b]: number[]) => (r ?? 0) > 220 && (g ?? 255) < 40 && (b ?? 255) < 40;
   const isWhite = ([r, g, b]: number[]) => (r ?? 0) > 240 && (g ?? 0) > 240 && (b ?? 0) > 240;
+  const isBlue = ([r, g, b]: number[]) => (r ?? 255) < 40 && (g ?? 255) < 40 && (b ?? 0) > 220;
   const isGreen = ([r, g, b]: number[]) => (r ?? 255) < 40 && (g ?? 0) > 220 && (b ?? 255) < 40;
   const used = async () =>
     (await t.runtime.app.inject({ url: '/v1/usage', headers: { 'x-api-key': key } })).json()
@@ -196,16 +197,19 @@ describe('GET /v1/capture', () => {
       const res = await capture({ url, block_resources: 'image,stylesheet' });
       expect(res.statusCode).toBe(200);
       expect([site.hits('/pixel.png'), site.hits('/capture.css')]).toEqual([pics, css]);
-      await capture({ url });
+      expect(isWhite(await pixel(res.rawPayload, 450, 110))).toBe(true);
+      const plain = await capture({ url });
       expect(site.hits('/pixel.png')).toBe(pics + 1);
+      expect(isBlue(await pixel(plain.rawPayload, 450, 110))).toBe(true);
     });
 
     it('block_urls blocks by domain, pattern or substring', async () => {
       const pics = site.hits('/pixel.png');
-      for (const pattern of ['*/pixel.png', 'pixel.png', '127.0.0.1']) {
+      for (const pattern of ['*/capture.css,*/pixel.png', 'capture.css,pixel.png', '127.0.0.1']) {
         const res = await capture({ url: site.url('/capture.html?urls'), block_urls: pattern });
         // The main document is never blocked, even when the pattern matches it.
         expect(res.statusCode).toBe(200);
+        expect(isWhite(await pixel(res.rawPayload, 450, 110)), pattern).toBe(true);
       }
       expect(site.hits('/pixel.png')).toBe(pics);
     });
