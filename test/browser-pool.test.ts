@@ -22,6 +22,8 @@ describe('browser pool', () => {
         BROWSER_CONCURRENCY: '1',
         MAX_QUEUE_DEPTH: '1',
         BROWSER_RECYCLE_RENDERS: '4',
+        RENDER_TIMEOUT_MS: '6000',
+        NAVIGATION_TIMEOUT_MS: '4000',
       },
     });
     const { db } = t.runtime.store;
@@ -95,6 +97,18 @@ describe('browser pool', () => {
     expect(refused?.json().error).toMatch(/^Service Unavailable: /);
     expect(Number(refused?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(await used()).toBe(before + 2);
+  });
+
+  it('stops a render at RENDER_TIMEOUT_MS with a retryable 500, unbilled, and serves the next call', async () => {
+    const before = await used();
+    const started = Date.now();
+    const slow = await capture({ url: site.url('/capture.html'), delay: '10' });
+    expect(slow.statusCode).toBe(500);
+    expect(slow.json().error).toBe('Internal Error: timeout: the page did not render within 6000 ms');
+    // Stopped by the limit, not by the end of the 10 s delay.
+    expect(Date.now() - started).toBeLessThan(9500);
+    expect(await used()).toBe(before);
+    expect((await capture({ url: site.url('/capture.html') })).statusCode).toBe(200);
   });
 
   it('fails the call in flight when the browser dies, unbilled, and relaunches for the next', async () => {
