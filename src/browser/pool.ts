@@ -184,15 +184,27 @@ export class BrowserPool {
   }
 
   private async launch(): Promise<Generation> {
-    const browser = await puppeteer.launch({
-      executablePath: this.options.executablePath,
-      headless: true,
-      args: [...this.options.args],
-      defaultViewport: null,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
+    let browser: Browser;
+    try {
+      browser = await puppeteer.launch({
+        executablePath: this.options.executablePath,
+        headless: true,
+        args: [...this.options.args],
+        defaultViewport: null,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    } catch (error) {
+      this.options.logger.error(
+        { err: error, executable: this.options.executablePath },
+        'browser launch failed',
+      );
+      throw new WebcapError('unavailable', 'the browser could not be started; retry later', {
+        retryAfterSeconds: 5,
+        cause: error,
+      });
+    }
     const pid = browser.process()?.pid;
     if (pid === undefined) {
       await browser.close();

@@ -49,7 +49,8 @@ export interface ServerProcess {
 export function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...CLI, 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    // The browser is left cold unless a test asks for it: these servers mostly test other things.
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', BROWSER_PREWARM: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -59,7 +60,7 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stdout}${stderr}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stdout}${stderr}`)), 60_000);
     child.once('exit', (code) => reject(new Error(`server exited ${code}: ${stdout}${stderr}`)));
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
