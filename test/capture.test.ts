@@ -127,6 +127,18 @@ describe('GET /v1/capture', () => {
       expect(page?.userAgent).toMatch(/iPhone OS 16_0 like Mac OS X/);
     });
 
+    it("a device's full page is as wide as its screen, even when the page is laid out wider", async () => {
+      // tall.html has no viewport meta tag: mobile Chromium lays it out 980 px wide and zooms out.
+      const res = await capture({
+        url: site.url('/tall.html?zoom'),
+        device: 'iphone_14_pro_max',
+        full_page: 'true',
+      });
+      const [width, height] = await size(res.rawPayload);
+      expect(width).toBe(1290);
+      expect(Math.abs((height ?? 0) - (3300 * 1290) / 980)).toBeLessThanOrEqual(3);
+    });
+
     it('full_page with full_page_scroll captures the whole page and every lazy image loads', async () => {
       const res = await capture({
         url: site.url('/tall.html'),

@@ -229,12 +229,12 @@ export class BrowserPool {
     browser.on('disconnected', () => {
       if (generation.retiring || this.closed) return;
       generation.crashed = true;
-      this.options.logger.error({ pid }, 'browser disconnected; relaunching on the next call');
+      this.options.logger.error({ browserPid: pid }, 'browser disconnected; relaunching');
       markLost(new WebcapError('internal', 'the browser crashed during the render; retry'));
       void this.retire(generation);
     });
     for (let i = 0; i < this.options.concurrency; i++) generation.warm.push(this.prepare(generation));
-    this.options.logger.info({ pid }, 'browser launched');
+    this.options.logger.info({ browserPid: pid }, 'browser launched');
     return generation;
   }
 
@@ -294,7 +294,7 @@ export class BrowserPool {
     if (generation.renders % MEMORY_CHECK_EVERY !== 0) return false;
     const bytes = treeMemoryBytes(generation.pid);
     if (bytes <= this.options.maxMemoryBytes) return false;
-    this.options.logger.info({ pid: generation.pid, bytes }, 'browser over its memory limit; recycling');
+    this.options.logger.info({ browserPid: generation.pid, bytes }, 'browser over its memory limit; recycling');
     return true;
   }
 
@@ -326,6 +326,6 @@ export class BrowserPool {
     } catch {
       // Already gone.
     }
-    this.options.logger.info({ pid: generation.pid, renders: generation.renders }, 'browser closed');
+    this.options.logger.info({ browserPid: generation.pid, renders: generation.renders }, 'browser closed');
   }
 }

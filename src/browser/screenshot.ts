@@ -47,39 +47,56 @@ export async function fullPageShot(
   quality: number,
   maxHeightPx: number,
 ): Promise<ImageShot> {
-  const { width, height, scale } = await page.evaluate(() => ({
+  // On mobile emulation a page without a viewport meta tag is laid out 980 px wide and zoomed
+  // out to the screen; the capture keeps that zoom so it is as wide as the device's screen.
+  const { width, height, dpr, zoom } = await page.evaluate(() => ({
     width: document.documentElement.clientWidth || window.innerWidth,
     height: Math.max(
       document.documentElement.scrollHeight,
       document.body?.scrollHeight ?? 0,
       window.innerHeight,
     ),
-    scale: window.devicePixelRatio,
+    dpr: window.devicePixelRatio,
+    zoom: window.visualViewport?.scale ?? 1,
   }));
+  const pxPerCss = dpr * zoom;
   const cssHeight = Math.min(height, maxHeightPx);
-  const quality_ = type === 'png' ? {} : { quality };
-  if (cssHeight * scale <= MAX_SURFACE_PX) {
+  if (cssHeight * pxPerCss <= MAX_SURFACE_PX) {
     const bytes = await shoot(page, {
       type,
-      ...quality_,
-      clip: { x: 0, y: 0, width, height: cssHeight },
+      ...(type === 'png' ? {} : { quality }),
+      clip: { x: 0, y: 0, width, height: cssHeight, scale: zoom },
       captureBeyondViewport: true,
     });
     return { bytes, ...(await imageSize(bytes)) };
   }
-  const tileCss = Math.floor(TILE_DEVICE_PX / scale);
+  const outWidth = Math.round(width * pxPerCss);
+  const outHeight = Math.round(cssHeight * pxPerCss);
+  const tileCss = Math.floor(TILE_DEVICE_PX / pxPerCss);
   const tiles: OverlayOptions[] = [];
   for (let y = 0; y < cssHeight; y += tileCss) {
-    const tileHeight = Math.min(tileCss, cssHeight - y);
-    const input = await shoot(page, {
+    const top = Math.round(y * pxPerCss);
+    const shot = await shoot(page, {
       type: 'png',
-      clip: { x: 0, y, width, height: tileHeight },
+      clip: { x: 0, y, width, height: Math.min(tileCss, cssHeight - y), scale: zoom },
       captureBeyondViewport: true,
     });
-    tiles.push({ input, top: Math.round(y * scale), left: 0 });
+    // Rounding at fractional scales can make a tile a pixel taller or wider than its slot.
+    const size = await imageSize(shot);
+    const fits = size.height + top <= outHeight && size.width <= outWidth;
+    const input = fits
+      ? shot
+      : await sharp(shot)
+          .extract({
+            left: 0,
+            top: 0,
+            width: Math.min(size.width, outWidth),
+            height: Math.min(size.height, outHeight - top),
+          })
+          .png()
+          .toBuffer();
+    tiles.push({ input, top, left: 0 });
   }
-  const outWidth = Math.round(width * scale);
-  const outHeight = Math.round(cssHeight * scale);
   const canvas = sharp({
     create: { width: outWidth, height: outHeight, channels: 4, background: '#ffffff' },
     limitInputPixels: false,
