@@ -3,6 +3,8 @@ import { createAccount } from '../src/billing/accounts.js';
 import { createKey } from '../src/billing/keys.js';
 import { processTree } from '../src/browser/process-tree.js';
 import { type FixtureServer, startFixtureServer } from './helpers/chromium.js';
+import { startServer } from './helpers/cli.js';
+import { tempDir } from './helpers/databases.js';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
@@ -156,4 +158,24 @@ describe('browser pool', () => {
     // Chromium's helpers outlive it by a moment and are reaped by init, so wait for that.
     await vi.waitFor(() => expect(tree.filter(alive)).toEqual([]), { timeout: 10_000, interval: 200 });
   });
+
+  it('leaves no browser behind when the service itself is killed with SIGKILL', async () => {
+    const server = await startServer({
+      WEBCAP_DATA_DIR: tempDir(),
+      BROWSER_PREWARM: 'true',
+      LOG_LEVEL: 'info',
+    });
+    const pid = await vi.waitFor(
+      () => {
+        const match = /"browserPid":(\d+),"msg":"browser launched"/.exec(server.output());
+        if (match?.[1] === undefined) throw new Error('browser not launched yet');
+        return Number(match[1]);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    const tree = processTree(pid);
+    expect(tree.filter(alive).length).toBeGreaterThan(1);
+    server.child.kill('SIGKILL');
+    await vi.waitFor(() => expect(tree.filter(alive)).toEqual([]), { timeout: 15_000, interval: 250 });
+  }, 60_000);
 });

@@ -191,6 +191,8 @@ export class BrowserPool {
         headless: true,
         args: [...this.options.args],
         defaultViewport: null,
+        // Over a pipe, Chromium quits when this process dies, even by SIGKILL: no orphaned browsers.
+        pipe: true,
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
@@ -294,7 +296,10 @@ export class BrowserPool {
     if (generation.renders % MEMORY_CHECK_EVERY !== 0) return false;
     const bytes = treeMemoryBytes(generation.pid);
     if (bytes <= this.options.maxMemoryBytes) return false;
-    this.options.logger.info({ browserPid: generation.pid, bytes }, 'browser over its memory limit; recycling');
+    this.options.logger.info(
+      { browserPid: generation.pid, bytes },
+      'browser over its memory limit; recycling',
+    );
     return true;
   }
 

@@ -60,7 +60,11 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stdout}${stderr}`)), 60_000);
+    const timer = setTimeout(() => {
+      // A server that starts after the deadline would outlive the test run.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start: ${stdout}${stderr}`));
+    }, 60_000);
     child.once('exit', (code) => reject(new Error(`server exited ${code}: ${stdout}${stderr}`)));
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
