@@ -46,7 +46,7 @@ describe('loadConfig', () => {
 
   it('reads the browser settings, with defaults that keep a small machine responsive', () => {
     expect(loadConfig({}).browser).toEqual({
-      executablePath: '/usr/bin/chromium',
+      executablePath: '/usr/lib/chromium/chromium-headless-shell',
       concurrency: 2,
       maxQueueDepth: 32,
       renderTimeoutMs: 60_000,

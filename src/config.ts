@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_CHROMIUM_PATH } from './browser/chromium-args.js';
 import { type AllowRule, parseAllowList } from './net/address-policy.js';
 
 /** Where the service keeps its rows: an embedded SQLite file, or a PostgreSQL server. */
@@ -200,7 +201,7 @@ function browserConfig(env: Env): BrowserConfig {
     );
   }
   return Object.freeze({
-    executablePath: read(env, text('CHROMIUM_PATH', '/usr/bin/chromium')) ?? '/usr/bin/chromium',
+    executablePath: read(env, text('CHROMIUM_PATH', DEFAULT_CHROMIUM_PATH)) ?? DEFAULT_CHROMIUM_PATH,
     concurrency: read(env, integer('BROWSER_CONCURRENCY', 2, 1, 64)),
     maxQueueDepth: read(env, integer('MAX_QUEUE_DEPTH', 32, 0, 10_000)),
     renderTimeoutMs,

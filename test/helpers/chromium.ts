@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { DEFAULT_CHROMIUM_PATH } from '../../src/browser/chromium-args.js';
 
-/** Debian's Chromium binary (`/usr/bin/chromium` is a shell wrapper around it). */
-export const CHROMIUM_PATH = '/usr/lib/chromium/chromium';
+/** The browser the service drives by default. */
+export const CHROMIUM_PATH = DEFAULT_CHROMIUM_PATH;
 
 const PAGES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/pages');
 
