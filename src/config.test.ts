@@ -20,8 +20,11 @@ describe('loadConfig', () => {
       fetchMaxBytes: 10_485_760,
       fetchHeadersTimeoutMs: 15_000,
       fetchTimeoutMs: 30_000,
+      keyCacheTtlMs: 1000,
+      blobMemoryCacheBytes: 64 * 1_048_576,
     });
     expect(Object.isFrozen(config)).toBe(true);
+    expect(loadConfig({ KEY_CACHE_TTL_MS: '0' }).keyCacheTtlMs).toBe(0);
   });
 
   it('switches to PostgreSQL with DATABASE_URL', () => {

@@ -41,6 +41,8 @@ export interface Config {
   /** Redis for the shared rate-limit store; null keeps limits in process memory. */
   readonly redisUrl: string | null;
   readonly blobs: BlobStoreConfig;
+  /** Bytes of recently read or written blobs (cache entries, hosted files) kept in memory; 0 keeps none. */
+  readonly blobMemoryCacheBytes: number;
   /** How long a hosted screenshot_url stays valid. */
   readonly fileUrlTtlSeconds: number;
   /** HMAC secret of hosted file URLs; null uses the one generated once and kept in the database. */
@@ -50,6 +52,8 @@ export interface Config {
   readonly browser: BrowserConfig;
   /** How long a reserved credit is held before an unsettled reservation is released. */
   readonly reservationHoldMs: number;
+  /** How long a verified key's record is reused before it is read again; 0 reads it on every call. */
+  readonly keyCacheTtlMs: number;
   /** Private destinations the network guard lets through (WEBCAP_ALLOW_PRIVATE); empty allows none. */
   readonly allowPrivate: readonly AllowRule[];
   /** Largest body, after decoding, that a server-side fetch (crawler, sitemap, robots) accepts. */
@@ -260,6 +264,7 @@ export function loadConfig(env: Env): Config {
     publicBaseUrl: read(env, httpUrl('PUBLIC_BASE_URL', ['http:', 'https:']))?.replace(/\/+$/, '') ?? null,
     redisUrl: read(env, httpUrl('REDIS_URL', ['redis:', 'rediss:'])),
     blobs: blobStoreConfig(env, dataDir),
+    blobMemoryCacheBytes: read(env, integer('BLOB_MEMORY_CACHE_MB', 64, 0, 65_536)) * 1_048_576,
     // A week at most: a link is a bearer credential, and S3's presigned URLs stop there too.
     fileUrlTtlSeconds: read(env, integer('FILE_URL_TTL_SECONDS', 86_400, 60, 604_800)),
     signingSecret: read(
@@ -268,6 +273,8 @@ export function loadConfig(env: Env): Config {
     ),
     s3UploadTimeoutMs: read(env, integer('S3_UPLOAD_TIMEOUT_MS', 30_000, 1000, 600_000)),
     reservationHoldMs: read(env, integer('RESERVATION_HOLD_MS', 600_000, 1000, 86_400_000)),
+    // Bounds how long another process's key or account change (the CLI's, say) takes to apply here.
+    keyCacheTtlMs: read(env, integer('KEY_CACHE_TTL_MS', 1000, 0, 60_000)),
     allowPrivate: read(env, {
       name: 'WEBCAP_ALLOW_PRIVATE',
       fallback: [] as readonly AllowRule[],

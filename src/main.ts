@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { releaseExpired } from './billing/ledger.js';
+import { KeyCache } from './billing/key-cache.js';
 import { RateCaps } from './billing/rate-caps.js';
+import { Reservations } from './billing/reservations.js';
 import { type AdBlocker, loadAdBlocker } from './browser/ad-blocker.js';
 import { chromiumArgs } from './browser/chromium-args.js';
 import { BrowserPool } from './browser/pool.js';
@@ -16,6 +17,7 @@ import type { Resolver } from './net/resolve.js';
 import { RequestLog } from './stats/request-log.js';
 import type { BlobStore } from './store/blobs.js';
 import { FsBlobStore } from './store/blobs-fs.js';
+import { MemoryCachedBlobStore } from './store/blobs-memory.js';
 import { S3BlobStore } from './store/blobs-s3.js';
 import { openStore, type Store } from './store/db.js';
 import { resolveSigningSecret } from './store/signing-secret.js';
@@ -48,11 +50,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const store = await openStore(config.database);
   const redis = config.redisUrl === null ? null : new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
   const caps = new RateCaps(redis);
+  const keys = new KeyCache(store.db, config.keyCacheTtlMs);
+  const reservations = new Reservations(store.db, clock, config.reservationHoldMs);
   const requestLog = new RequestLog(store.db, logger);
-  const blobs: BlobStore =
+  const stored: BlobStore =
     config.blobs.kind === 's3'
       ? new S3BlobStore(config.blobs, clock)
       : new FsBlobStore(config.blobs.dir, clock);
+  const blobs =
+    config.blobMemoryCacheBytes > 0
+      ? new MemoryCachedBlobStore(stored, config.blobMemoryCacheBytes, clock)
+      : stored;
   const signingSecret = await resolveSigningSecret(store.db, config.signingSecret);
   const guard = await NetworkGuard.start(config, options.resolver);
   const pool = new BrowserPool({
@@ -83,6 +91,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger,
     clock,
     caps,
+    keys,
+    reservations,
     requestLog,
     blobs,
     signingSecret,
@@ -92,7 +102,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
   // Reservations of a process that died are released once their hold expires: now, then periodically.
   const sweep = () =>
-    releaseExpired(store.db, clock()).then(
+    reservations.releaseExpired().then(
       (released) => released > 0 && logger.info({ released }, 'released expired reservations'),
       (error: unknown) => logger.error({ err: error }, 'releasing expired reservations failed'),
     );
@@ -127,6 +137,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await pool.close();
       await guard.close();
       await requestLog.close();
+      keys.close();
       await blobs.close();
       await store.close();
       redis?.disconnect();

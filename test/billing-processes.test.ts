@@ -86,7 +86,8 @@ describe('two server processes sharing PostgreSQL', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 402)).toHaveLength(90);
     const refused = responses.find((r) => r.status === 402);
-    expect(((await refused?.json()) as { error: string }).error).toMatch(/^Insufficient credits: /);
+    if (refused === undefined) throw new Error('no call was refused');
+    expect(((await refused.json()) as { error: string }).error).toMatch(/^Insufficient credits: /);
     const { totals } = await ledger(servers[0] as ServerProcess, 'race');
     expect(totals.committed).toEqual({ subscription: 4, pack: 3, credit: 3 });
     expect(totals.reserved).toBe(0);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/clock.js';
 import type { BlobStore } from '../src/store/blobs.js';
 import { FsBlobStore } from '../src/store/blobs-fs.js';
+import { MemoryCachedBlobStore } from '../src/store/blobs-memory.js';
 import { S3BlobStore, type S3BlobStoreConfig } from '../src/store/blobs-s3.js';
 import { tempDir } from './helpers/databases.js';
 import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.js';
@@ -53,6 +54,14 @@ let prefixes = 0;
 const IMPLEMENTATIONS: [string, () => Subject][] = [
   ['local directory', () => withClock((clock) => new FsBlobStore(path.join(tempDir(), 'blobs'), clock))],
   ['S3 (s3rver)', () => withClock((clock) => new S3BlobStore(s3Config(`t${++prefixes}/`), clock))],
+  [
+    'local directory behind the memory cache',
+    () =>
+      withClock(
+        (clock) =>
+          new MemoryCachedBlobStore(new FsBlobStore(path.join(tempDir(), 'blobs'), clock), 1_000_000, clock),
+      ),
+  ],
 ];
 
 describe.each(IMPLEMENTATIONS)('blob store contract: %s', (_name, make) => {
@@ -237,6 +246,60 @@ describe('local directory store', () => {
   it('sweeps nothing, without error, before the directory exists', async () => {
     const store = new FsBlobStore(path.join(tempDir(), 'never-made'), () => T0);
     expect(await store.sweepExpired()).toBe(0);
+  });
+});
+
+describe('memory cache in front of a store', () => {
+  /** A store that counts its reads, behind a memory cache of `maxBytes`. */
+  function counted(maxBytes: number) {
+    let now = T0;
+    const clock = () => now;
+    const inner = new FsBlobStore(path.join(tempDir(), 'blobs'), clock);
+    const reads: string[] = [];
+    const get = inner.get.bind(inner);
+    inner.get = (key) => {
+      reads.push(key);
+      return get(key);
+    };
+    return {
+      cached: new MemoryCachedBlobStore(inner, maxBytes, clock),
+      reads,
+      setNow: (date: Date) => {
+        now = date;
+      },
+    };
+  }
+
+  it('answers what was just put, and repeated reads, from memory', async () => {
+    const { cached, reads } = counted(1000);
+    await cached.put('a', Buffer.from('first'), { contentType: 'text/plain' });
+    for (let i = 0; i < 3; i++) expect((await cached.get('a'))?.bytes.toString()).toBe('first');
+    expect(await cached.get('absent')).toBeNull();
+    expect(await cached.get('absent')).toBeNull();
+    expect(reads).toEqual(['absent', 'absent']);
+  });
+
+  it('keeps at most its budget, dropping the least recently used, and never a blob over a quarter of it', async () => {
+    const { cached, reads } = counted(250);
+    for (const key of ['a', 'b', 'c']) await cached.put(key, Buffer.alloc(60, key), { contentType: 'x/y' });
+    await cached.get('a');
+    await cached.put('d', Buffer.alloc(60, 'd'), { contentType: 'x/y' });
+    await cached.put('e', Buffer.alloc(60, 'e'), { contentType: 'x/y' });
+    await cached.put('f', Buffer.alloc(63, 'f'), { contentType: 'x/y' });
+    // 300 bytes were over 250: b, the least recently used, went; f is over a quarter of 250.
+    for (const key of ['a', 'c', 'd', 'e']) expect((await cached.get(key))?.bytes[0]).toBe(key.charCodeAt(0));
+    expect(reads).toEqual([]);
+    for (const key of ['b', 'f']) expect((await cached.get(key))?.bytes[0]).toBe(key.charCodeAt(0));
+    expect(reads).toEqual(['b', 'f']);
+  });
+
+  it('lets a kept copy expire with the stored blob', async () => {
+    const { cached, reads, setNow } = counted(1000);
+    await cached.put('k', Buffer.from('v'), { contentType: 'x/y', expiresAt: new Date(T0.getTime() + 1000) });
+    expect(await cached.get('k')).not.toBeNull();
+    setNow(new Date(T0.getTime() + 1000));
+    expect(await cached.get('k')).toBeNull();
+    expect(reads).toEqual(['k']);
   });
 });
 

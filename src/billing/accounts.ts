@@ -2,6 +2,7 @@ import { invalidParam, WebcapError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { AccountsTable } from '../store/schema.js';
+import { keysChanged } from './key-changes.js';
 
 /** An account as the rest of the service sees it. */
 export interface Account {
@@ -153,6 +154,7 @@ export async function updateAccount(db: Db, slug: string, patch: AccountPatch, n
   if (patch.perMinute !== undefined) changes.per_minute = patch.perMinute;
   if (patch.billingAnchor !== undefined) changes.billing_anchor = new Date(patch.billingAnchor).toISOString();
   await db.updateTable('accounts').set(changes).where('id', '=', account.id).execute();
+  keysChanged(db);
   return getAccountBySlug(db, slug);
 }
 

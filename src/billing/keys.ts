@@ -4,6 +4,7 @@ import type { Db } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { ApiKeysTable } from '../store/schema.js';
 import { type Account, fromAccountRow, getAccountBySlug } from './accounts.js';
+import { keysChanged } from './key-changes.js';
 
 export interface KeyQuotas {
   readonly total: number | null;
@@ -215,6 +216,7 @@ export async function updateKey(db: Db, id: string, patch: KeyPatch, now: Date) 
   if (quotas.weekly !== undefined) changes.quota_weekly = quotas.weekly;
   if (quotas.monthly !== undefined) changes.quota_monthly = quotas.monthly;
   await db.updateTable('api_keys').set(changes).where('id', '=', id).execute();
+  keysChanged(db);
   return getKey(db, id);
 }
 
@@ -227,30 +229,40 @@ export async function revokeKey(db: Db, id: string, now: Date) {
     .set({ active: 0, revoked_at: key.revokedAt ?? stamp, updated_at: stamp })
     .where('id', '=', id)
     .execute();
+  keysChanged(db);
   return getKey(db, id);
 }
 
+/** A key's record with its account's, as stored; whether it may be used is `checkKey`'s answer. */
+export interface FoundKey {
+  readonly key: ApiKey;
+  readonly account: Account;
+}
+
 /**
- * Looks a presented key up by its hash and checks that it may be used now.
- * The lookup goes by hash, so timing depends on the hash, not on how much of the key matched;
- * the final comparison is constant-time as well.
+ * Looks a key up by the hash of its plaintext. The lookup goes by hash, so timing depends on the
+ * hash, not on how much of the key matched; the final comparison is constant-time as well.
  */
-export async function verifyKey(db: Db, plaintext: string, now: Date): Promise<KeyVerification> {
-  const hash = hashKey(plaintext);
+export async function findKey(db: Db, hash: string): Promise<FoundKey | undefined> {
   const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
   if (row === undefined || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) {
-    return { ok: false, reason: 'unknown' };
+    return undefined;
   }
-  const key = fromKeyRow(row);
-  if (!key.active) return { ok: false, reason: 'inactive' };
-  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime())
-    return { ok: false, reason: 'expired' };
   const accountRow = await db
     .selectFrom('accounts')
     .selectAll()
-    .where('id', '=', key.accountId)
+    .where('id', '=', row.account_id)
     .executeTakeFirstOrThrow();
-  const account = fromAccountRow(accountRow);
+  return { key: fromKeyRow(row), account: fromAccountRow(accountRow) };
+}
+
+/** Whether a found key may be used at `now`: active, not expired, and its account active. */
+export function checkKey(found: FoundKey | undefined, now: Date): KeyVerification {
+  if (found === undefined) return { ok: false, reason: 'unknown' };
+  const { key, account } = found;
+  if (!key.active) return { ok: false, reason: 'inactive' };
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime())
+    return { ok: false, reason: 'expired' };
   if (!account.active) return { ok: false, reason: 'account_inactive' };
   return { ok: true, key, account };
 }

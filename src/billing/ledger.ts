@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../store/db.js';
-import { newId } from '../store/ids.js';
+import { timeOrderedId } from '../store/ids.js';
 import type { BalanceSource, DatabaseSchema } from '../store/schema.js';
+import { type Balance, count, type Drawn, draw, exceeded, type KeyAllowance } from './draw.js';
 import { billingPeriod, QUOTA_WINDOWS, type QuotaWindow, windowEnds, windowStarts } from './periods.js';
 
 /** A unit held for one call: committed when the call bills, released otherwise. */
@@ -30,6 +31,9 @@ export interface ReserveRequest {
 
 type Trx = Transaction<DatabaseSchema>;
 
+/** Rows per multi-row statement: well under either dialect's limit on bound parameters. */
+const ROWS_PER_INSERT = 100;
+
 /** Takes the account's lock for the rest of the transaction (row lock on PostgreSQL, write lock on SQLite). */
 async function lockAccount(trx: Trx, accountId: string): Promise<void> {
   await trx
@@ -39,8 +43,37 @@ async function lockAccount(trx: Trx, accountId: string): Promise<void> {
     .execute();
 }
 
-/** The first key quota that has no room left, if any. */
-async function exceededQuota(trx: Trx, keyId: string, now: Date) {
+/** The account's balance as it stands, read under its lock. */
+async function readBalance(trx: Trx, accountId: string, now: Date): Promise<Balance> {
+  const account = await trx
+    .selectFrom('accounts')
+    .select(['monthly_quota', 'billing_anchor', 'credits_given', 'credits_used'])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  let subscription: Balance['subscription'] = null;
+  if (account.monthly_quota !== null && account.monthly_quota > 0) {
+    const periodStart = billingPeriod(new Date(account.billing_anchor), now).start.toISOString();
+    const row = await trx
+      .selectFrom('subscription_usage')
+      .select('used')
+      .where('account_id', '=', accountId)
+      .where('period_start', '=', periodStart)
+      .executeTakeFirst();
+    subscription = { quota: account.monthly_quota, used: row?.used ?? 0, periodStart };
+  }
+  const packs = await trx
+    .selectFrom('packs')
+    .select(['id', 'total', 'used'])
+    .where('account_id', '=', accountId)
+    .whereRef('used', '<', 'total')
+    .orderBy('purchased_at')
+    .orderBy('id')
+    .execute();
+  return { subscription, packs, credits: { given: account.credits_given, used: account.credits_used } };
+}
+
+/** The key's quotas and its use in the windows containing `now`; usage is read only for quotas that are set. */
+async function readAllowance(trx: Trx, keyId: string, now: Date): Promise<KeyAllowance> {
   const key = await trx
     .selectFrom('api_keys')
     .select(['quota_total', 'quota_daily', 'quota_weekly', 'quota_monthly'])
@@ -52,7 +85,8 @@ async function exceededQuota(trx: Trx, keyId: string, now: Date) {
     weekly: key.quota_weekly,
     monthly: key.quota_monthly,
   };
-  if (QUOTA_WINDOWS.every((w) => limits[w] === null)) return undefined;
+  const used: Record<QuotaWindow, number> = { total: 0, daily: 0, weekly: 0, monthly: 0 };
+  if (QUOTA_WINDOWS.every((w) => limits[w] === null)) return { limits, used };
   const starts = windowStarts(now);
   const rows = await trx
     .selectFrom('key_usage')
@@ -64,87 +98,23 @@ async function exceededQuota(trx: Trx, keyId: string, now: Date) {
       ),
     )
     .execute();
-  const used = new Map(rows.map((row) => [row.window_kind, row.used]));
-  const ends = windowEnds(now);
-  for (const window of QUOTA_WINDOWS) {
-    const limit = limits[window];
-    if (limit !== null && (used.get(window) ?? 0) >= limit) {
-      return { quota: window, limit, resetsAt: window === 'total' ? null : ends[window] };
-    }
-  }
-  return undefined;
-}
-
-/** Draws one unit in the spec's order: subscription quota, then packs by purchase date, then credits. */
-async function drawUnit(trx: Trx, accountId: string, now: Date) {
-  const account = await trx
-    .selectFrom('accounts')
-    .select(['monthly_quota', 'billing_anchor', 'credits_given', 'credits_used'])
-    .where('id', '=', accountId)
-    .executeTakeFirstOrThrow();
-
-  if (account.monthly_quota !== null && account.monthly_quota > 0) {
-    const periodStart = billingPeriod(new Date(account.billing_anchor), now).start.toISOString();
-    const row = await trx
-      .selectFrom('subscription_usage')
-      .select('used')
-      .where('account_id', '=', accountId)
-      .where('period_start', '=', periodStart)
-      .executeTakeFirst();
-    if ((row?.used ?? 0) < account.monthly_quota) {
-      await trx
-        .insertInto('subscription_usage')
-        .values({ account_id: accountId, period_start: periodStart, used: 1 })
-        .onConflict((oc) =>
-          oc
-            .columns(['account_id', 'period_start'])
-            .doUpdateSet((eb) => ({ used: eb('subscription_usage.used', '+', 1) })),
-        )
-        .execute();
-      return { source: 'subscription' as const, packId: null, periodStart };
-    }
-  }
-
-  const pack = await trx
-    .selectFrom('packs')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .whereRef('used', '<', 'total')
-    .orderBy('purchased_at')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-  if (pack !== undefined) {
-    await trx
-      .updateTable('packs')
-      .set((eb) => ({ used: eb('used', '+', 1) }))
-      .where('id', '=', pack.id)
-      .execute();
-    return { source: 'pack' as const, packId: pack.id, periodStart: null };
-  }
-
-  if (account.credits_used < account.credits_given) {
-    await trx
-      .updateTable('accounts')
-      .set((eb) => ({ credits_used: eb('credits_used', '+', 1) }))
-      .where('id', '=', accountId)
-      .execute();
-    return { source: 'credit' as const, packId: null, periodStart: null };
-  }
-  return undefined;
+  for (const row of rows) used[row.window_kind] = row.used;
+  return { limits, used };
 }
 
 /** Adds `delta` to the key's counter in every window containing `at`. */
-async function countKeyUse(trx: Trx, keyId: string, at: Date, delta: 1 | -1): Promise<void> {
+async function countKeyUse(trx: Trx, keyId: string, at: Date, delta: number): Promise<void> {
   const starts = windowStarts(at);
-  if (delta === 1) {
+  if (delta > 0) {
     await trx
       .insertInto('key_usage')
-      .values(QUOTA_WINDOWS.map((w) => ({ key_id: keyId, window_kind: w, window_start: starts[w], used: 1 })))
+      .values(
+        QUOTA_WINDOWS.map((w) => ({ key_id: keyId, window_kind: w, window_start: starts[w], used: delta })),
+      )
       .onConflict((oc) =>
         oc
           .columns(['key_id', 'window_kind', 'window_start'])
-          .doUpdateSet((eb) => ({ used: eb('key_usage.used', '+', 1) })),
+          .doUpdateSet((eb) => ({ used: eb('key_usage.used', '+', delta) })),
       )
       .execute();
     return;
@@ -152,7 +122,7 @@ async function countKeyUse(trx: Trx, keyId: string, at: Date, delta: 1 | -1): Pr
   for (const w of QUOTA_WINDOWS) {
     await trx
       .updateTable('key_usage')
-      .set((eb) => ({ used: eb('used', '-', 1) }))
+      .set((eb) => ({ used: eb('used', '+', delta) }))
       .where('key_id', '=', keyId)
       .where('window_kind', '=', w)
       .where('window_start', '=', starts[w])
@@ -160,59 +130,170 @@ async function countKeyUse(trx: Trx, keyId: string, at: Date, delta: 1 | -1): Pr
   }
 }
 
-/**
- * Atomically reserves one unit for a call, after checking the key's quotas. Reservations of one
- * account are serialized by the account lock, so concurrent calls can never overdraw a balance
- * or a quota, on either dialect and across processes. The unit is held until `holdMs` has
- * passed; after that an unsettled reservation is released (see releaseExpired).
- */
-export async function reserveUnit(
-  db: Db,
-  request: ReserveRequest,
+/** Writes what the draws took from the balance, the keys' counters, and one reservation row per unit. */
+async function recordDraws(
+  trx: Trx,
+  accountId: string,
+  draws: readonly { id: string; request: ReserveRequest; drawn: Drawn }[],
   now: Date,
   holdMs: number,
-): Promise<ReserveResult> {
-  return db.transaction().execute(async (trx): Promise<ReserveResult> => {
-    await lockAccount(trx, request.accountId);
-    const exceeded = await exceededQuota(trx, request.keyId, now);
-    if (exceeded !== undefined) return { ok: false, reason: 'quota', ...exceeded };
-    const drawn = await drawUnit(trx, request.accountId, now);
-    if (drawn === undefined) return { ok: false, reason: 'insufficient' };
-    await countKeyUse(trx, request.keyId, now, 1);
-    const id = newId('res');
+): Promise<void> {
+  if (draws.length === 0) return;
+  const bySource = (source: BalanceSource) => draws.filter((d) => d.drawn.source === source);
+  const subscription = bySource('subscription');
+  const periodStart = subscription[0]?.drawn.periodStart;
+  if (periodStart !== undefined && periodStart !== null) {
+    await trx
+      .insertInto('subscription_usage')
+      .values({ account_id: accountId, period_start: periodStart, used: subscription.length })
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'period_start'])
+          .doUpdateSet((eb) => ({ used: eb('subscription_usage.used', '+', subscription.length) })),
+      )
+      .execute();
+  }
+  const perPack = new Map<string, number>();
+  for (const { drawn } of bySource('pack')) {
+    if (drawn.packId !== null) perPack.set(drawn.packId, (perPack.get(drawn.packId) ?? 0) + 1);
+  }
+  for (const [packId, units] of perPack) {
+    await trx
+      .updateTable('packs')
+      .set((eb) => ({ used: eb('used', '+', units) }))
+      .where('id', '=', packId)
+      .execute();
+  }
+  const credits = bySource('credit').length;
+  if (credits > 0) {
+    await trx
+      .updateTable('accounts')
+      .set((eb) => ({ credits_used: eb('credits_used', '+', credits) }))
+      .where('id', '=', accountId)
+      .execute();
+  }
+  const perKey = new Map<string, number>();
+  for (const { request } of draws) perKey.set(request.keyId, (perKey.get(request.keyId) ?? 0) + 1);
+  for (const [keyId, units] of perKey) await countKeyUse(trx, keyId, now, units);
+  const createdAt = now.toISOString();
+  const expiresAt = new Date(now.getTime() + holdMs).toISOString();
+  for (let i = 0; i < draws.length; i += ROWS_PER_INSERT) {
     await trx
       .insertInto('reservations')
-      .values({
-        id,
-        account_id: request.accountId,
-        key_id: request.keyId,
-        source: drawn.source,
-        pack_id: drawn.packId,
-        period_start: drawn.periodStart,
-        status: 'reserved',
-        engine: request.engine,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + holdMs).toISOString(),
-        settled_at: null,
-      })
+      .values(
+        draws.slice(i, i + ROWS_PER_INSERT).map(({ id, request, drawn }) => ({
+          id,
+          account_id: accountId,
+          key_id: request.keyId,
+          source: drawn.source,
+          pack_id: drawn.packId,
+          period_start: drawn.periodStart,
+          status: 'reserved' as const,
+          engine: request.engine,
+          created_at: createdAt,
+          expires_at: expiresAt,
+          settled_at: null,
+        })),
+      )
       .execute();
-    return { ok: true, reservation: { id, source: drawn.source } };
-  });
+  }
+}
+
+/** Reserves one unit for each request, in order, within the caller's transaction (see writeBatch). */
+async function reserveIn(
+  trx: Trx,
+  requests: readonly ReserveRequest[],
+  now: Date,
+  holdMs: number,
+): Promise<ReserveResult[]> {
+  const results: ReserveResult[] = [];
+  const accountIds = [...new Set(requests.map((r) => r.accountId))].sort();
+  for (const accountId of accountIds) {
+    await lockAccount(trx, accountId);
+    const balance = await readBalance(trx, accountId, now);
+    const allowances = new Map<string, KeyAllowance>();
+    const draws: { id: string; request: ReserveRequest; drawn: Drawn }[] = [];
+    for (const [index, request] of requests.entries()) {
+      if (request.accountId !== accountId) continue;
+      let allowance = allowances.get(request.keyId);
+      if (allowance === undefined) {
+        allowance = await readAllowance(trx, request.keyId, now);
+        allowances.set(request.keyId, allowance);
+      }
+      const quota = exceeded(allowance);
+      if (quota !== undefined) {
+        const limit = allowance.limits[quota] ?? 0;
+        const resetsAt = quota === 'total' ? null : windowEnds(now)[quota];
+        results[index] = { ok: false, reason: 'quota', quota, limit, resetsAt };
+        continue;
+      }
+      const drawn = draw(balance);
+      if (drawn === undefined) {
+        results[index] = { ok: false, reason: 'insufficient' };
+        continue;
+      }
+      count(allowance);
+      const id = timeOrderedId('res', now.getTime());
+      draws.push({ id, request, drawn });
+      results[index] = { ok: true, reservation: { id, source: drawn.source } };
+    }
+    await recordDraws(trx, accountId, draws, now, holdMs);
+  }
+  return results;
+}
+
+/** Bills the reservations still held, within the caller's transaction; per id, whether this billed it. */
+async function commitIn(trx: Trx, reservationIds: readonly string[], now: Date): Promise<boolean[]> {
+  const billed = new Set<string>();
+  for (let i = 0; i < reservationIds.length; i += ROWS_PER_INSERT) {
+    const rows = await trx
+      .updateTable('reservations')
+      .set({ status: 'committed', settled_at: now.toISOString() })
+      .where('id', 'in', reservationIds.slice(i, i + ROWS_PER_INSERT))
+      .where('status', '=', 'reserved')
+      .returning('id')
+      .execute();
+    for (const row of rows) billed.add(row.id);
+  }
+  // An id listed twice is billed once, for its first listing.
+  return reservationIds.map((id) => billed.delete(id));
+}
+
+/** Commits of earlier calls and reservations of new ones, written together. */
+export interface LedgerBatch {
+  readonly commits: readonly string[];
+  readonly reserves: readonly ReserveRequest[];
+}
+
+export interface LedgerBatchResult {
+  /** Per commit: whether it billed the reservation (false when it was already settled). */
+  readonly committed: boolean[];
+  /** Per reservation request: the unit reserved, or why there is none. */
+  readonly reserved: ReserveResult[];
 }
 
 /**
- * Bills a reserved unit. Idempotent: only the first commit of a reservation that is still held
- * takes effect. Returns false when the reservation was already settled (committed, or released
- * because its hold expired), in which case nothing is billed now.
+ * One transaction for many calls, so that concurrent calls share its cost. Commits first: a
+ * commit bills a reservation still held, and is idempotent (only the first commit of a
+ * reservation takes effect; a reservation released because its hold expired stays unbilled).
+ * Then reservations: one unit for each request, in order, after checking its key's quotas. Each
+ * account is locked (in id order, so that two batches never wait on each other) and its balance
+ * read once; units are drawn in memory exactly as one call at a time would draw them, then
+ * written. Reservations are thereby serialized per account on either dialect and across
+ * processes, and never overdraw a balance or a quota. A unit is held until `holdMs` has passed;
+ * after that an unsettled reservation is released (see releaseExpired).
  */
-export async function commitUnit(db: Db, reservationId: string, now: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('reservations')
-    .set({ status: 'committed', settled_at: now.toISOString() })
-    .where('id', '=', reservationId)
-    .where('status', '=', 'reserved')
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+export async function writeBatch(
+  db: Db,
+  batch: LedgerBatch,
+  now: Date,
+  holdMs: number,
+): Promise<LedgerBatchResult> {
+  if (batch.commits.length === 0 && batch.reserves.length === 0) return { committed: [], reserved: [] };
+  return db.transaction().execute(async (trx) => ({
+    committed: await commitIn(trx, batch.commits, now),
+    reserved: await reserveIn(trx, batch.reserves, now, holdMs),
+  }));
 }
 
 /** Gives a reserved unit back to the balance it came from. Idempotent; false when already settled. */

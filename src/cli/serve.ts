@@ -36,6 +36,8 @@ export async function serve(config: Config): Promise<void> {
   process.stdout.write(`webcap: listening on ${address} (docs at ${address}/docs)\n`);
   if (config.browser.prewarm) {
     // Off the start path: the service answers at once, and the first capture finds a warm browser.
-    runtime.warmUp().catch((error: unknown) => runtime.logger.error({ err: error }, 'browser warm-up failed'));
+    runtime
+      .warmUp()
+      .catch((error: unknown) => runtime.logger.error({ err: error }, 'browser warm-up failed'));
   }
 }

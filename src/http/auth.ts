@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Account } from '../billing/accounts.js';
-import { type ApiKey, verifyKey } from '../billing/keys.js';
+import type { KeyCache } from '../billing/key-cache.js';
+import type { ApiKey } from '../billing/keys.js';
 import type { Clock } from '../clock.js';
 import { WebcapError } from '../errors.js';
-import type { Db } from '../store/db.js';
 
 /** Which generation of the interface a route belongs to: it decides where the key is read from. */
 export type ApiGeneration = 'v1' | 'legacy';
@@ -60,14 +60,14 @@ const REJECTIONS = {
 
 /** Resolves the request's key to its account, or throws the 401/403 the spec gives. */
 export async function authenticate(
-  db: Db,
+  keys: KeyCache,
   clock: Clock,
   request: FastifyRequest,
   generation: ApiGeneration,
 ): Promise<AuthContext> {
   const plaintext = presentedKey(request, generation);
   if (plaintext === undefined) throw REJECTIONS.unknown;
-  const result = await verifyKey(db, plaintext, clock());
+  const result = await keys.verify(plaintext, clock());
   if (!result.ok) throw REJECTIONS[result.reason];
   return { account: result.account, key: result.key };
 }

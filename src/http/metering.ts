@@ -1,18 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { commitUnit, releaseUnit, reserveUnit } from '../billing/ledger.js';
+import type { ReserveResult } from '../billing/ledger.js';
 import type { RateCaps } from '../billing/rate-caps.js';
+import type { Reservations } from '../billing/reservations.js';
 import type { Clock } from '../clock.js';
 import { WebcapError } from '../errors.js';
-import type { Db } from '../store/db.js';
 
 export interface MeteringDeps {
-  readonly db: Db;
+  readonly reservations: Reservations;
   readonly clock: Clock;
   readonly caps: RateCaps;
   readonly logger: Logger;
-  /** How long a reserved unit is held before an unsettled reservation is released. */
-  readonly reservationHoldMs: number;
 }
 
 declare module 'fastify' {
@@ -56,15 +54,9 @@ export async function metered<T>(
       headers: rateHeaders(cap.limit, 0, resetSeconds),
     });
   }
-  const now = deps.clock();
-  let reserved: Awaited<ReturnType<typeof reserveUnit>>;
+  let reserved: ReserveResult;
   try {
-    reserved = await reserveUnit(
-      deps.db,
-      { accountId: auth.account.id, keyId: auth.key.id, engine },
-      now,
-      deps.reservationHoldMs,
-    );
+    reserved = await deps.reservations.reserve({ accountId: auth.account.id, keyId: auth.key.id, engine });
   } catch (error) {
     await deps.caps.giveBack(auth.account);
     throw error;
@@ -80,7 +72,7 @@ export async function metered<T>(
     const resetSeconds =
       reserved.resetsAt === null
         ? undefined
-        : Math.max(1, Math.ceil((reserved.resetsAt.getTime() - now.getTime()) / 1000));
+        : Math.max(1, Math.ceil((reserved.resetsAt.getTime() - deps.clock().getTime()) / 1000));
     throw new WebcapError('rate_limited', `quota ${reserved.quota}`, {
       retryAfterSeconds: resetSeconds,
       headers: rateHeaders(reserved.limit, 0, resetSeconds ?? 0),
@@ -91,16 +83,18 @@ export async function metered<T>(
   try {
     result = await run();
   } catch (error) {
-    await releaseUnit(deps.db, reservation.id, deps.clock()).catch((releaseError: unknown) =>
-      deps.logger.error(
-        { err: releaseError, reservation: reservation.id },
-        'release failed; the hold will expire',
-      ),
-    );
+    await deps.reservations
+      .release(reservation.id)
+      .catch((releaseError: unknown) =>
+        deps.logger.error(
+          { err: releaseError, reservation: reservation.id },
+          'release failed; the hold will expire',
+        ),
+      );
     await deps.caps.giveBack(auth.account);
     throw error;
   }
-  request.billed = await commitUnit(deps.db, reservation.id, deps.clock());
+  request.billed = await deps.reservations.commit(reservation.id);
   if (!request.billed) {
     deps.logger.warn({ reservation: reservation.id }, 'reservation expired before commit; call not billed');
   }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../store/db.js';
-import { newId } from '../store/ids.js';
+import { timeOrderedId } from '../store/ids.js';
 import type { RequestLogTable } from '../store/schema.js';
 
 export type RequestLogEntry = Omit<RequestLogTable, 'id'>;
@@ -25,7 +25,7 @@ export class RequestLog {
   }
 
   record(entry: RequestLogEntry): void {
-    this.buffer.push({ id: newId('req'), ...entry });
+    this.buffer.push({ id: timeOrderedId('req'), ...entry });
     if (this.buffer.length >= this.maxBatch) void this.flush();
   }
 

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { migrationProvider } from './migrations.js';
 import type { DatabaseSchema } from './schema.js';
+import { reusingStatements } from './sqlite-statements.js';
 
 export type Db = Kysely<DatabaseSchema>;
 
@@ -27,7 +28,7 @@ function sqliteDialect(file: string): SqliteDialect {
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  return new SqliteDialect({ database });
+  return new SqliteDialect({ database: reusingStatements(database) });
 }
 
 async function postgresDialect(url: string, schema: string): Promise<PostgresDialect> {

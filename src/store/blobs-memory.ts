@@ -1,0 +1,84 @@
+import type { Clock } from '../clock.js';
+import type { BlobStore, PutBlobOptions, StoredBlob } from './blobs.js';
+
+/**
+ * A blob store with the blobs it last read or wrote kept in memory, up to `maxBytes` in all, so
+ * that a cache hit or a hosted file fetched again costs no file read or S3 round trip. Blobs under
+ * a key are only replaced once they have expired (a cache entry is re-rendered after its expiry,
+ * hosted file ids are never reused), and a kept copy expires when the stored one does, so a copy
+ * never answers differently from the store. The least recently used copies go first; a blob
+ * larger than a quarter of the budget is not kept.
+ */
+export class MemoryCachedBlobStore implements BlobStore {
+  private readonly kept = new Map<string, StoredBlob>();
+  private keptBytes = 0;
+
+  constructor(
+    private readonly store: BlobStore,
+    private readonly maxBytes: number,
+    private readonly clock: Clock,
+  ) {}
+
+  async put(key: string, bytes: Uint8Array, options: PutBlobOptions): Promise<void> {
+    await this.store.put(key, bytes, options);
+    this.keep(key, {
+      bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      contentType: options.contentType,
+      expiresAt: options.expiresAt ?? null,
+      metadata: options.metadata ?? {},
+    });
+  }
+
+  async get(key: string): Promise<StoredBlob | null> {
+    const copy = this.kept.get(key);
+    if (copy !== undefined) {
+      if (copy.expiresAt === null || copy.expiresAt.getTime() > this.clock().getTime()) {
+        this.kept.delete(key);
+        this.kept.set(key, copy);
+        return copy;
+      }
+      this.drop(key);
+    }
+    const blob = await this.store.get(key);
+    if (blob !== null) this.keep(key, blob);
+    return blob;
+  }
+
+  async delete(key: string): Promise<void> {
+    this.drop(key);
+    await this.store.delete(key);
+  }
+
+  async sweepExpired(): Promise<number> {
+    const now = this.clock().getTime();
+    for (const [key, copy] of this.kept) {
+      if (copy.expiresAt !== null && copy.expiresAt.getTime() <= now) this.drop(key);
+    }
+    return this.store.sweepExpired();
+  }
+
+  close(): Promise<void> {
+    this.kept.clear();
+    this.keptBytes = 0;
+    return this.store.close();
+  }
+
+  private keep(key: string, blob: StoredBlob): void {
+    this.drop(key);
+    if (blob.bytes.length > this.maxBytes / 4) return;
+    this.kept.set(key, blob);
+    this.keptBytes += blob.bytes.length;
+    for (const [oldest, copy] of this.kept) {
+      if (this.keptBytes <= this.maxBytes) break;
+      this.kept.delete(oldest);
+      this.keptBytes -= copy.bytes.length;
+    }
+  }
+
+  private drop(key: string): void {
+    const copy = this.kept.get(key);
+    if (copy === undefined) return;
+    this.kept.delete(key);
+    this.keptBytes -= copy.bytes.length;
+  }
+}
