@@ -241,6 +241,56 @@ describe('egress proxy: happy', () => {
     await route.close();
   });
 
+  it('keeps a direct route’s connection to a target for the requests that follow, until the route closes', async () => {
+    const target = await startServer((_req, res) => res.end('kept'));
+    const keeping = await EgressProxy.start({
+      policy: new NetworkPolicy(parseAllowList(`127.0.0.1/32:${target.port}`)),
+    });
+    const route = await keeping.addRoute();
+    for (let i = 0; i < 3; i++) {
+      expect((await viaProxy(`http://127.0.0.1:${target.port}/${i}`, route.token, keeping.port)).body).toBe(
+        'kept',
+      );
+    }
+    expect(target.connections()).toBe(1);
+    await route.close();
+    const other = await keeping.addRoute();
+    expect((await viaProxy(`http://127.0.0.1:${target.port}/again`, other.token, keeping.port)).body).toBe(
+      'kept',
+    );
+    expect(target.connections()).toBe(2);
+    await Promise.all([keeping.stop(), target.close()]);
+  });
+
+  it('sends a GET again on a new connection when the target reset the kept one', async () => {
+    // Answers the first request of each connection and resets the connection on the second.
+    const seen: number[] = [];
+    const target = net.createServer((socket) => {
+      let requests = 0;
+      socket.on('data', () => {
+        requests += 1;
+        seen.push(requests);
+        if (requests === 1) socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+        else socket.resetAndDestroy();
+      });
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', () => resolve()));
+    const port = (target.address() as AddressInfo).port;
+    const keeping = await EgressProxy.start({
+      policy: new NetworkPolicy(parseAllowList(`127.0.0.1/32:${port}`)),
+    });
+    const route = await keeping.addRoute();
+    for (const path of ['/first', '/second']) {
+      expect(await viaProxy(`http://127.0.0.1:${port}${path}`, route.token, keeping.port)).toMatchObject({
+        status: 200,
+        body: 'ok',
+      });
+    }
+    expect(seen).toEqual([1, 2, 1]);
+    await keeping.stop();
+    await new Promise((resolve) => target.close(resolve));
+  });
+
   it('opens a CONNECT tunnel and an upgrade to the allowed fixture', async () => {
     const route = await proxy.addRoute();
     const tunnel = await rawExchange(connectHead(`127.0.0.1:${fixture.port}`, route.token));

@@ -7,6 +7,13 @@
  */
 export const DEFAULT_CHROMIUM_PATH = '/usr/lib/chromium/chromium-headless-shell';
 
+/**
+ * The spec's default viewport (capture and content), which is also the size every page's window
+ * opens with: a call at the default size needs no emulation override, and sending one costs the
+ * browser a relayout of the blank page on every render.
+ */
+export const DEFAULT_VIEWPORT = { width: 1280, height: 1024 } as const;
+
 export interface ChromiumArgsOptions {
   /** Port of the egress proxy on 127.0.0.1: Chromium's only way out. */
   readonly proxyPort: number;
@@ -37,6 +44,7 @@ export function chromiumArgs(options: ChromiumArgsOptions): string[] {
     '--disable-sync',
     '--no-first-run',
     '--disable-quic',
+    `--window-size=${DEFAULT_VIEWPORT.width},${DEFAULT_VIEWPORT.height}`,
     `--proxy-server=http://${proxy}`,
     // Without it, Chromium sends loopback (127.0.0.0/8, [::1], localhost) straight past the proxy.
     '--proxy-bypass-list=<-loopback>',

@@ -96,7 +96,11 @@ export class BrowserPool {
     try {
       generation = await this.generation();
       generation.inFlight += 1;
-      warm = await this.takeWarm(generation);
+      const next = generation.warm.shift();
+      // Its replacement starts now rather than after the render, so a call that follows this one
+      // finds a context ready even when it comes at once.
+      if (!generation.retiring) generation.warm.push(this.prepare(generation));
+      warm = await this.takeWarm(generation, next);
       warm.route.use(upstreamProxy);
       return await this.bounded(generation, work(warm));
     } finally {
@@ -261,16 +265,15 @@ export class BrowserPool {
     }
   }
 
-  private async takeWarm(generation: Generation): Promise<Warm> {
-    const next = generation.warm.shift() ?? this.prepare(generation);
-    const warm = await Promise.race([next, generation.lost]);
+  private async takeWarm(generation: Generation, spare: Promise<Warm | null> | undefined): Promise<Warm> {
+    const warm = await Promise.race([spare ?? this.prepare(generation), generation.lost]);
     if (warm !== null) return warm;
     const fresh = await Promise.race([this.prepare(generation), generation.lost]);
     if (fresh === null) throw new WebcapError('internal', 'the browser could not open a page; retry');
     return fresh;
   }
 
-  /** After a render: dispose its context, count it, refill or recycle; never on the caller's path. */
+  /** After a render: dispose its context, count it, recycle when due; never on the caller's path. */
   private settle(generation: Generation, warm: Warm | null): void {
     generation.inFlight -= 1;
     if (warm !== null) {
@@ -284,23 +287,22 @@ export class BrowserPool {
       if (generation.inFlight === 0) void this.shutdown(generation);
       return;
     }
-    if (this.dueForRecycle(generation)) {
+    if (generation.renders >= this.options.recycleAfterRenders) {
       void this.retire(generation);
       return;
     }
-    generation.warm.push(this.prepare(generation));
+    if (warm !== null && generation.renders % MEMORY_CHECK_EVERY === 0) void this.checkMemory(generation);
   }
 
-  private dueForRecycle(generation: Generation): boolean {
-    if (generation.renders >= this.options.recycleAfterRenders) return true;
-    if (generation.renders % MEMORY_CHECK_EVERY !== 0) return false;
-    const bytes = treeMemoryBytes(generation.pid);
-    if (bytes <= this.options.maxMemoryBytes) return false;
+  /** Recycles the browser when its process tree is over the memory limit; read off the event loop. */
+  private async checkMemory(generation: Generation): Promise<void> {
+    const bytes = await treeMemoryBytes(generation.pid);
+    if (bytes <= this.options.maxMemoryBytes || generation.retiring) return;
     this.options.logger.info(
       { browserPid: generation.pid, bytes },
       'browser over its memory limit; recycling',
     );
-    return true;
+    await this.retire(generation);
   }
 
   /**

@@ -20,8 +20,14 @@ function encode(image: Sharp, type: ImageType, quality: number): Sharp {
   return image.png();
 }
 
-/** The size of an encoded image, read from its header. */
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** The size of an encoded image, read from its header (a PNG's IHDR directly, other formats by sharp). */
 export async function imageSize(bytes: Buffer): Promise<{ width: number; height: number }> {
+  // The IHDR chunk comes first (PNG spec 5.2): its width and height follow the signature, length and type.
+  if (bytes.length >= 24 && bytes.subarray(0, 8).equals(PNG_SIGNATURE)) {
+    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  }
   const meta = await sharp(bytes).metadata();
   return { width: meta.width ?? 0, height: meta.height ?? 0 };
 }

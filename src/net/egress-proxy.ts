@@ -59,6 +59,8 @@ class Route implements ProxyRoute {
   readonly stats = { requests: 0, blocked: 0, refusals: [] as Refusal[] };
   /** Client and outgoing sockets of this route, cut when it closes. */
   readonly sockets = new Set<Duplex>();
+  /** Kept-alive connections of a direct route to its targets (EgressProxy.directAgent). */
+  agent: http.Agent | null = null;
 
   constructor(
     readonly token: string,
@@ -69,10 +71,14 @@ class Route implements ProxyRoute {
 
   use(upstream: UpstreamProxy | null): void {
     this.upstream = upstream;
+    // Connections kept for the direct exit must not serve requests meant for the upstream.
+    this.agent?.destroy();
+    this.agent = null;
   }
 
   async close(): Promise<void> {
     this.onClose(this);
+    this.agent?.destroy();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
     await closed;
@@ -331,7 +337,11 @@ export class EgressProxy {
     return socket;
   }
 
-  /** A plain http:// request in absolute form: checked, then forwarded on a connection of its own. */
+  /**
+   * A plain http:// request in absolute form: checked, then forwarded. A direct route keeps its
+   * connections to targets alive for the requests that follow (a page fetches most of its
+   * subresources from a few hosts); through a caller's proxy each request has a connection of its own.
+   */
   private async onRequest(
     req: IncomingMessage,
     res: ServerResponse,
@@ -349,48 +359,100 @@ export class EgressProxy {
       res.end('An absolute http:// URL is expected; use CONNECT for https\n');
       return;
     }
-    let outbound: Outbound;
-    try {
-      outbound = await this.connect(route, hostOf(url), Number(url.port) || 80, true);
-    } catch (error) {
-      const { status, reason, failure, text } = this.refuse(route, url.href, error);
-      const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
-      // The capture engine tells the guard's answers from a target's own 403/502 by these headers.
-      if (reason !== null) headers['x-webcap-blocked'] = reason;
-      if (failure !== null) headers['x-webcap-unreachable'] = failure;
-      res.writeHead(status, headers);
-      res.end(`${text}\n`);
-      return;
-    }
-    if (res.destroyed) {
-      outbound.socket.destroy();
-      return;
-    }
+    const host = hostOf(url);
+    const port = Number(url.port) || 80;
     const headers = endToEnd(req.rawHeaders);
-    if (outbound.authorization !== null) headers.push('Proxy-Authorization', outbound.authorization);
-    const forwarded = http.request({
-      createConnection: () => outbound.socket,
-      method: req.method,
-      path: outbound.absoluteForm ? url.href : `${url.pathname}${url.search}`,
-      headers,
-    });
+    let target: http.RequestOptions;
+    if (route.upstream === null) {
+      target = { agent: this.directAgent(route), host, port, path: `${url.pathname}${url.search}` };
+    } else {
+      let outbound: Outbound;
+      try {
+        outbound = await this.connect(route, host, port, true);
+      } catch (error) {
+        this.answerRefusal(res, route, url.href, error);
+        return;
+      }
+      if (res.destroyed) {
+        outbound.socket.destroy();
+        return;
+      }
+      if (outbound.authorization !== null) headers.push('Proxy-Authorization', outbound.authorization);
+      const path = outbound.absoluteForm ? url.href : `${url.pathname}${url.search}`;
+      target = { createConnection: () => outbound.socket, path };
+    }
+    this.forward(req, res, route, url, { ...target, method: req.method, headers }, true);
+  }
+
+  /** Sends the request on, and the answer back; `retry` allows one more try when a kept-alive connection turns out closed. */
+  private forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    url: URL,
+    options: http.RequestOptions,
+    retry: boolean,
+  ): void {
+    const forwarded = http.request(options);
     forwarded.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
       answer.on('error', () => res.destroy());
       answer.pipe(res);
     });
-    forwarded.on('error', (error) => {
+    forwarded.on('error', (error: NodeJS.ErrnoException) => {
       if (res.headersSent) {
         res.destroy();
         return;
       }
-      res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(`Could not reach ${url.href}: ${describeNetworkError(error)}\n`);
+      // The target may close an idle connection just as it is reused; a request without a body is sent again.
+      const bodiless = req.method === 'GET' || req.method === 'HEAD';
+      if (retry && bodiless && forwarded.reusedSocket && error.code === 'ECONNRESET' && !res.destroyed) {
+        this.forward(req, res, route, url, options, false);
+        return;
+      }
+      this.answerRefusal(res, route, url.href, error);
     });
-    // Either side going away tears the other down.
-    res.on('close', () => forwarded.destroy());
+    // Either side going away early tears the other down; a finished exchange leaves the connection to the agent.
+    res.on('close', () => {
+      if (!res.writableFinished) forwarded.destroy();
+    });
     req.on('error', () => forwarded.destroy());
     req.pipe(forwarded);
+  }
+
+  /** The answer to a request the guard refused (403, marked X-Webcap-Blocked) or could not connect (502). */
+  private answerRefusal(res: ServerResponse, route: Route, target: string, error: unknown): void {
+    const { status, reason, failure, text } = this.refuse(route, target, error);
+    const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+    // The capture engine tells the guard's answers from a target's own 403/502 by these headers.
+    if (reason !== null) headers['x-webcap-blocked'] = reason;
+    if (failure !== null) headers['x-webcap-unreachable'] = failure;
+    res.writeHead(status, headers);
+    res.end(`${text}\n`);
+  }
+
+  /**
+   * The route's pool of kept-alive connections to targets: each new connection is checked and
+   * pinned like any other (a reused one goes to an address that was checked); closed with the route.
+   */
+  private directAgent(route: Route): http.Agent {
+    if (route.agent === null) {
+      const agent = new http.Agent({ keepAlive: true });
+      const createConnection = (
+        options: { host?: string | null; port?: number | string | null },
+        oncreate: (error: Error | null, socket?: Socket) => void,
+      ) => {
+        const host = options.host ?? '';
+        const port = Number(options.port) || 80;
+        connectPinned(host, port, this.guard, { tls: false, timeoutMs: this.connectTimeoutMs }).then(
+          (socket) => oncreate(null, this.outbound(socket, route)),
+          (error: Error) => oncreate(error),
+        );
+        return undefined;
+      };
+      route.agent = Object.assign(agent, { createConnection });
+    }
+    return route.agent;
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { HTTPResponse, Page } from 'puppeteer-core';
 import { TimeoutError } from 'puppeteer-core';
 import type { AdBlocker } from '../../browser/ad-blocker.js';
+import { DEFAULT_VIEWPORT } from '../../browser/chromium-args.js';
 import { enableCookieBannerRemoval } from '../../browser/cookie-banners.js';
 import { applyDevice } from '../../browser/devices.js';
 import { blockRequests, hideSelectors, scrollThrough } from '../../browser/page-setup.js';
@@ -19,7 +20,6 @@ export interface CaptureDeps {
   readonly maxFullPageHeightPx: number;
 }
 
-const DEFAULT_VIEWPORT = { width: 1280, height: 1024 };
 const COOKIE_BANNER_WAIT_MS = 2500;
 
 /** `net::ERR_NAME_NOT_RESOLVED` from puppeteer's navigation error, or null for other failures. */
@@ -29,6 +29,13 @@ function netError(error: unknown): string | null {
 }
 
 async function emulate(page: Page, params: CaptureParams): Promise<void> {
+  const { viewportWidth, viewportHeight, scaleFactor } = params;
+  const atDefault =
+    (viewportWidth ?? DEFAULT_VIEWPORT.width) === DEFAULT_VIEWPORT.width &&
+    (viewportHeight ?? DEFAULT_VIEWPORT.height) === DEFAULT_VIEWPORT.height &&
+    (scaleFactor ?? 1) === 1;
+  // A fresh page's window already has the default size (chromium-args.ts).
+  if (params.device === null && atDefault) return;
   if (params.device !== null) await applyDevice(page, params.device);
   const current = page.viewport();
   const device = params.device !== null && current !== null;
