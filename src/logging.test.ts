@@ -10,6 +10,9 @@ describe('redactUrl', () => {
       '/capture?ACCESS_KEY=[REDACTED]&s3_secret_key=[REDACTED]&s3_access_key_id=[REDACTED]',
     );
     expect(redactUrl('/capture?x%5Fapi%5Fkey=k')).toBe('/capture?x%5Fapi%5Fkey=[REDACTED]');
+    expect(redactUrl('/v1/files/abc.png?expires=1790000000&signature=s1g')).toBe(
+      '/v1/files/abc.png?expires=1790000000&signature=[REDACTED]',
+    );
   });
 
   it('masks the password of a proxy URL but keeps its host', () => {

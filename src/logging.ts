@@ -1,8 +1,8 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config.js';
 
-/** Query parameters whose values are secrets: API keys, storage credentials. */
-const SECRET_PARAMS = new Set(['x_api_key', 'access_key', 's3_secret_key', 's3_access_key_id']);
+/** Query parameters whose values are secrets: API keys, storage credentials, a hosted file's signature. */
+const SECRET_PARAMS = new Set(['x_api_key', 'access_key', 's3_secret_key', 's3_access_key_id', 'signature']);
 
 /** Parameters that may carry credentials in a URL's userinfo (`scheme://user:pass@host`). */
 const USERINFO_PARAMS = new Set(['proxy', 'storage_endpoint']);

@@ -326,6 +326,19 @@ describe('GET /v1/capture', () => {
       }
     });
 
+    it('refuses a hit the account can no longer pay for (402), without the image', async () => {
+      const { db } = t.runtime.store;
+      await createAccount(db, { name: 'one', slug: 'one-shot', monthlyQuota: 1 }, new Date());
+      const single = (await createKey(db, { accountSlug: 'one-shot' }, new Date())).plaintext;
+      const url = `/v1/capture?${new URLSearchParams({ url: site.url('/capture.html?once'), cache: 'true' })}`;
+      const first = await t.runtime.app.inject({ url, headers: { 'x-api-key': single } });
+      expect(first.headers['x-webcap-cache']).toBe('miss');
+      const again = await t.runtime.app.inject({ url, headers: { 'x-api-key': single } });
+      expect(again.statusCode).toBe(402);
+      expect(again.json()).toEqual({ error: expect.stringMatching(/^Insufficient credits: /) });
+      expect(again.headers['x-webcap-cache']).toBeUndefined();
+    });
+
     it("s3_url=true uploads to the caller's bucket and returns the object's URL", async () => {
       const res = await capture({
         url: site.url('/capture.html'),

@@ -97,4 +97,26 @@ describe.each(DIALECTS)('API keys are never stored or logged in plaintext (%s)',
     expect(logs).toContain('/legacy-probe?access_key=[REDACTED]');
     expect(logs).not.toContain(key.slice(12));
   });
+
+  it('writes one access line per request: id, method, redacted URL, client, status and time', async () => {
+    const before = t.logs.length;
+    const res = await t.runtime.app.inject({
+      url: `/v1/probe?x_api_key=${key}`,
+      headers: { 'x-request-id': 'trace-123' },
+    });
+    expect(res.statusCode).toBe(200);
+    const lines = t.logs.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        reqId: 'trace-123',
+        method: 'GET',
+        url: '/v1/probe?x_api_key=[REDACTED]',
+        ip: '127.0.0.1',
+        statusCode: 200,
+        responseTime: expect.any(Number),
+      }),
+    ]);
+  });
 });

@@ -147,6 +147,23 @@ describe.each(DIALECTS)('ledger batches on %s', (dialect) => {
     expect(await balances(accountId)).toMatchObject({ subscription: 2, reserved: 1 });
   });
 
+  it('bills a settled request at once: no reservation is left held, and a commit of it bills nothing more', async () => {
+    const accountId = await account('batch-settled', 1);
+    const { key } = await createKey(store.db, { accountSlug: 'batch-settled' }, now);
+    const request: ReserveRequest = { accountId, keyId: key.id, engine: 'probe', settled: true };
+    const [charged, refused] = await reserve([request, request]);
+    if (!charged?.ok) throw new Error('expected a charge');
+    expect(refused).toEqual({ ok: false, reason: 'insufficient' });
+    const row = await store.db
+      .selectFrom('reservations')
+      .select(['status', 'settled_at'])
+      .where('id', '=', charged.reservation.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'committed', settled_at: now.toISOString() });
+    expect(await commit([charged.reservation.id])).toEqual([false]);
+    expect(await balances(accountId)).toEqual({ subscription: 1, packs: [], credits: 0, reserved: 0 });
+  });
+
   it('commits each reservation of a batch once; a released one is not billed', async () => {
     const accountId = await account('batch-commit', 10);
     const { key } = await createKey(store.db, { accountSlug: 'batch-commit' }, now);

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../store/db.js';
 import { timeOrderedId } from '../store/ids.js';
 import type { BalanceSource, DatabaseSchema } from '../store/schema.js';
@@ -27,6 +27,8 @@ export interface ReserveRequest {
   readonly accountId: string;
   readonly keyId: string;
   readonly engine: string;
+  /** Bill the unit at once: the call's result is already in hand (a cache hit), nothing is held. */
+  readonly settled?: boolean;
 }
 
 type Trx = Transaction<DatabaseSchema>;
@@ -34,21 +36,16 @@ type Trx = Transaction<DatabaseSchema>;
 /** Rows per multi-row statement: well under either dialect's limit on bound parameters. */
 const ROWS_PER_INSERT = 100;
 
-/** Takes the account's lock for the rest of the transaction (row lock on PostgreSQL, write lock on SQLite). */
-async function lockAccount(trx: Trx, accountId: string): Promise<void> {
-  await trx
+/**
+ * Takes the account's lock for the rest of the transaction (row lock on PostgreSQL, write lock on
+ * SQLite) and reads, under it, the balance the account can still spend.
+ */
+async function lockBalance(trx: Trx, accountId: string, now: Date): Promise<Balance> {
+  const account = await trx
     .updateTable('accounts')
     .set((eb) => ({ lock_seq: eb('lock_seq', '+', 1) }))
     .where('id', '=', accountId)
-    .execute();
-}
-
-/** The account's balance as it stands, read under its lock. */
-async function readBalance(trx: Trx, accountId: string, now: Date): Promise<Balance> {
-  const account = await trx
-    .selectFrom('accounts')
-    .select(['monthly_quota', 'billing_anchor', 'credits_given', 'credits_used'])
-    .where('id', '=', accountId)
+    .returning(['monthly_quota', 'billing_anchor', 'credits_given', 'credits_used'])
     .executeTakeFirstOrThrow();
   let subscription: Balance['subscription'] = null;
   if (account.monthly_quota !== null && account.monthly_quota > 0) {
@@ -188,11 +185,11 @@ async function recordDraws(
           source: drawn.source,
           pack_id: drawn.packId,
           period_start: drawn.periodStart,
-          status: 'reserved' as const,
+          status: request.settled === true ? ('committed' as const) : ('reserved' as const),
           engine: request.engine,
           created_at: createdAt,
           expires_at: expiresAt,
-          settled_at: null,
+          settled_at: request.settled === true ? createdAt : null,
         })),
       )
       .execute();
@@ -209,8 +206,7 @@ async function reserveIn(
   const results: ReserveResult[] = [];
   const accountIds = [...new Set(requests.map((r) => r.accountId))].sort();
   for (const accountId of accountIds) {
-    await lockAccount(trx, accountId);
-    const balance = await readBalance(trx, accountId, now);
+    const balance = await lockBalance(trx, accountId, now);
     const allowances = new Map<string, KeyAllowance>();
     const draws: { id: string; request: ReserveRequest; drawn: Drawn }[] = [];
     for (const [index, request] of requests.entries()) {
@@ -341,7 +337,8 @@ export async function releaseExpired(db: Db, now: Date): Promise<number> {
   const stale = await db
     .selectFrom('reservations')
     .select('id')
-    .where('status', '=', 'reserved')
+    // A literal, so that SQLite sees the query fits the partial index on held reservations.
+    .where('status', '=', sql.lit('reserved'))
     .where('expires_at', '<', now.toISOString())
     .execute();
   let released = 0;

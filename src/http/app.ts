@@ -11,11 +11,11 @@ import type { Reservations } from '../billing/reservations.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { CaptureDeps } from '../engines/capture/capture.js';
-import { redactUrl } from '../logging.js';
 import type { NetworkGuard } from '../net/guard.js';
 import type { RequestLog } from '../stats/request-log.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Store } from '../store/db.js';
+import { AccessLog } from './access-log.js';
 import { authenticate } from './auth.js';
 import { registerErrorHandling } from './errors.js';
 import type { MeteringDeps } from './metering.js';
@@ -72,8 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
-    // One line per request, written when it ends (below), rather than Fastify's two.
-    disableRequestLogging: true,
+    // One line per request, written when it ends, rather than Fastify's two.
+    logController: new AccessLog(deps.logger),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -100,17 +100,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // Every authenticated call leaves a row: the stats snapshot and operators read them.
   app.addHook('onResponse', async (request, reply) => {
-    // Plain fields, not the request object: the logger's redaction would copy all of that.
-    request.log.info(
-      {
-        method: request.method,
-        url: redactUrl(request.url),
-        ip: request.ip,
-        statusCode: reply.statusCode,
-        responseTime: Math.round(reply.elapsedTime * 10) / 10,
-      },
-      'request completed',
-    );
     if (request.auth === null) return;
     deps.requestLog.record({
       account_id: request.auth.account.id,

@@ -7,7 +7,7 @@ import { cacheKey, getCached, putCached } from '../store/capture-cache.js';
 import { hostFile } from '../store/file-urls.js';
 import type { AppDeps } from './app.js';
 import type { Delivery } from './capture-schema.js';
-import { metered } from './metering.js';
+import { charged, metered } from './metering.js';
 
 /** The JSON body of a capture (DESIGN.md §2 "Capture response"). */
 interface CaptureJson {
@@ -98,6 +98,14 @@ export async function sendCapture(
   if (delivery.s3 !== null) checkCallerBucket(delivery.s3);
   await deps.guard.checkTarget(params.url, 'url');
   if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
+  // A hit sent as the image itself needs no work that could fail, so it is billed in one step.
+  if (delivery.cache !== null && delivery.responseType === 'image' && delivery.s3 === null) {
+    const hit = await getCached(deps.blobs, cacheKey(params, auth.account.id));
+    if (hit !== null) {
+      await charged(request.server.metering, request, 'capture');
+      return reply.header('x-webcap-cache', 'hit').type(hit.contentType).send(hit.bytes);
+    }
+  }
   const outcome = await metered(request.server.metering, request, 'capture', async () => {
     const { result, cacheHit } = await render(deps, auth.account.id, params, delivery);
     if (delivery.s3 !== null) {

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { ReserveResult } from '../billing/ledger.js';
+import type { Reservation, ReserveResult } from '../billing/ledger.js';
 import type { RateCaps } from '../billing/rate-caps.js';
 import type { Reservations } from '../billing/reservations.js';
 import type { Clock } from '../clock.js';
 import { WebcapError } from '../errors.js';
+import type { AuthContext } from './auth.js';
 
 export interface MeteringDeps {
   readonly reservations: Reservations;
@@ -33,17 +34,16 @@ function rateHeaders(limit: number, remaining: number, resetSeconds: number) {
 }
 
 /**
- * The one billable-call path: caps → reserve a unit (key quotas, draw order) → run → commit on
- * success, release on failure. Every billable endpoint calls its engine through this.
- * The commit happens before the response is sent, so a client that hangs up still pays for a
- * result that was produced (spec, Errors rule 3); a call that throws is never billed.
+ * Takes the account's caps and draws a unit for the call in the spec's order, after the key's
+ * quotas; committed at once when `settled`. Throws the 401 or 402 that says why not, giving the
+ * caps back.
  */
-export async function metered<T>(
+async function drawFor(
   deps: MeteringDeps,
   request: FastifyRequest,
   engine: string,
-  run: () => Promise<T>,
-): Promise<T> {
+  settled: boolean,
+): Promise<{ auth: AuthContext; reservation: Reservation }> {
   const auth = request.auth;
   if (auth === null) throw new WebcapError('invalid_key');
   const cap = await deps.caps.take(auth.account);
@@ -56,29 +56,47 @@ export async function metered<T>(
   }
   let reserved: ReserveResult;
   try {
-    reserved = await deps.reservations.reserve({ accountId: auth.account.id, keyId: auth.key.id, engine });
+    reserved = await deps.reservations.reserve({
+      accountId: auth.account.id,
+      keyId: auth.key.id,
+      engine,
+      settled,
+    });
   } catch (error) {
     await deps.caps.giveBack(auth.account);
     throw error;
   }
-  if (!reserved.ok) {
-    await deps.caps.giveBack(auth.account);
-    if (reserved.reason === 'insufficient') {
-      throw new WebcapError(
-        'insufficient_credits',
-        'no subscription quota, pack or credits left; add a pack or credits',
-      );
-    }
-    const resetSeconds =
-      reserved.resetsAt === null
-        ? undefined
-        : Math.max(1, Math.ceil((reserved.resetsAt.getTime() - deps.clock().getTime()) / 1000));
-    throw new WebcapError('rate_limited', `quota ${reserved.quota}`, {
-      retryAfterSeconds: resetSeconds,
-      headers: rateHeaders(reserved.limit, 0, resetSeconds ?? 0),
-    });
+  if (reserved.ok) return { auth, reservation: reserved.reservation };
+  await deps.caps.giveBack(auth.account);
+  if (reserved.reason === 'insufficient') {
+    throw new WebcapError(
+      'insufficient_credits',
+      'no subscription quota, pack or credits left; add a pack or credits',
+    );
   }
-  const { reservation } = reserved;
+  const resetSeconds =
+    reserved.resetsAt === null
+      ? undefined
+      : Math.max(1, Math.ceil((reserved.resetsAt.getTime() - deps.clock().getTime()) / 1000));
+  throw new WebcapError('rate_limited', `quota ${reserved.quota}`, {
+    retryAfterSeconds: resetSeconds,
+    headers: rateHeaders(reserved.limit, 0, resetSeconds ?? 0),
+  });
+}
+
+/**
+ * The one billable-call path: caps → reserve a unit (key quotas, draw order) → run → commit on
+ * success, release on failure. Every billable endpoint calls its engine through this.
+ * The commit happens before the response is sent, so a client that hangs up still pays for a
+ * result that was produced (spec, Errors rule 3); a call that throws is never billed.
+ */
+export async function metered<T>(
+  deps: MeteringDeps,
+  request: FastifyRequest,
+  engine: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  const { auth, reservation } = await drawFor(deps, request, engine, false);
   let result: T;
   try {
     result = await run();
@@ -99,4 +117,14 @@ export async function metered<T>(
     deps.logger.warn({ reservation: reservation.id }, 'reservation expired before commit; call not billed');
   }
   return result;
+}
+
+/**
+ * The same path for a call whose result is already in hand and whose answer can no longer fail
+ * (a cache hit sent as it is): the unit is drawn and committed in one step, before the answer is
+ * sent, so nothing is held and nothing needs settling. Throws the 401 or 402 that says why not.
+ */
+export async function charged(deps: MeteringDeps, request: FastifyRequest, engine: string): Promise<void> {
+  await drawFor(deps, request, engine, true);
+  request.billed = true;
 }

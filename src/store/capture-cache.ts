@@ -16,21 +16,22 @@ function excluded(name: string): boolean {
 // Bump when the renderer changes what the same parameters produce, so that old entries stop matching.
 const KEY_VERSION = 'webcap-capture-cache:v1';
 
-/** JSON with object keys sorted at every depth; plain data only (a Date or Map would hash as `{}`). */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const prototype = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) {
-      throw new TypeError('cache key parameters must be plain data');
-    }
-    const fields = Object.entries(value)
-      .filter(([, field]) => field !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([name, field]) => `${JSON.stringify(name)}:${canonicalJson(field)}`);
-    return `{${fields.join(',')}}`;
+/** JSON with object keys sorted at every depth, `skip`ped top-level fields left out; plain data only (a Date or Map would hash as `{}`). */
+function canonicalJson(value: unknown, skip?: (name: string) => boolean): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    throw new TypeError('cache key parameters must be plain data');
   }
-  return JSON.stringify(value) ?? 'null';
+  const record = value as Record<string, unknown>;
+  let json = '';
+  for (const name of Object.keys(record).sort()) {
+    const field = record[name];
+    if (field === undefined || skip?.(name)) continue;
+    json += `${json === '' ? '' : ','}${JSON.stringify(name)}:${canonicalJson(field)}`;
+  }
+  return `{${json}}`;
 }
 
 /**
@@ -40,11 +41,8 @@ function canonicalJson(value: unknown): string {
  * one account, through `x-webcap-cache: hit`, what another one captured.
  */
 export function cacheKey(normalizedParams: object, accountId: string): string {
-  const kept = Object.fromEntries(
-    Object.entries(normalizedParams).filter(([name, value]) => !excluded(name) && value !== undefined),
-  );
   return createHash('sha256')
-    .update(`${KEY_VERSION}\n${JSON.stringify(accountId)}\n${canonicalJson(kept)}`)
+    .update(`${KEY_VERSION}\n${JSON.stringify(accountId)}\n${canonicalJson(normalizedParams, excluded)}`)
     .digest('hex');
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
 
 /*
  * One migration set for both dialects: only column types that mean the same on SQLite and
@@ -140,6 +140,20 @@ const migrations: Record<string, Migration> = {
         .createTable('settings')
         .addColumn('key', 'text', (c) => c.primaryKey())
         .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '004_open_reservations_index': {
+    async up(db: Kysely<unknown>) {
+      // Only reservations still held are looked up by expiry (the sweeper); a partial index keeps
+      // just those, so settling a call removes an entry instead of moving one, and the index stays
+      // as small as the calls in flight however long the ledger grows.
+      await db.schema.dropIndex('reservations_open').execute();
+      await db.schema
+        .createIndex('reservations_open')
+        .on('reservations')
+        .column('expires_at')
+        .where(sql.ref('status'), '=', 'reserved')
         .execute();
     },
   },
