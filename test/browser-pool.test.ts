@@ -120,6 +120,8 @@ describe('browser pool', () => {
     const before = await used();
     const inFlight = capture({ url: site.url('/capture.html'), delay: '3' });
     await new Promise((resolve) => setTimeout(resolve, 1000));
+    const tree = await processTree(pid as number);
+    expect(tree.length).toBeGreaterThan(1);
     process.kill(pid as number, 'SIGKILL');
     const failed = await inFlight;
     expect(failed.statusCode).toBe(500);
@@ -130,10 +132,7 @@ describe('browser pool', () => {
     expect(await t.runtime.pool.browserPid()).not.toBe(pid);
     expect(await used()).toBe(before + 1);
     // Nothing of the dead browser is left: no zombie, no orphaned renderer.
-    await vi.waitFor(() => expect(processTree(pid as number).filter(alive)).toEqual([]), {
-      timeout: 10_000,
-      interval: 200,
-    });
+    await vi.waitFor(() => expect(tree.filter(alive)).toEqual([]), { timeout: 10_000, interval: 200 });
   });
 
   it('recycles the browser after BROWSER_RECYCLE_RENDERS renders and leaves no process behind', async () => {
@@ -152,7 +151,7 @@ describe('browser pool', () => {
   it('closes every browser process on shutdown', async () => {
     await capture({ url: site.url('/capture.html') });
     const pid = (await t.runtime.pool.browserPid()) as number;
-    const tree = processTree(pid);
+    const tree = await processTree(pid);
     expect(tree.length).toBeGreaterThan(1);
     await t.runtime.pool.close();
     // Chromium's helpers outlive it by a moment and are reaped by init, so wait for that.
@@ -173,7 +172,7 @@ describe('browser pool', () => {
       },
       { timeout: 20_000, interval: 200 },
     );
-    const tree = processTree(pid);
+    const tree = await processTree(pid);
     expect(tree.filter(alive).length).toBeGreaterThan(1);
     server.child.kill('SIGKILL');
     await vi.waitFor(() => expect(tree.filter(alive)).toEqual([]), { timeout: 15_000, interval: 250 });

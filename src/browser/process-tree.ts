@@ -1,37 +1,35 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
-/** Parent pid of every process on the machine, read from /proc (Linux). */
-function parents(): Map<number, number> {
-  const map = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The command name may hold spaces and parentheses; fields resume after the last ')'.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      map.set(Number(entry), Number(fields[1]));
-    } catch {
-      // The process exited while we were reading.
-    }
+/** The children of one process: those forked by any of its threads (Linux's /proc/<pid>/task/<tid>/children). */
+async function childrenOf(pid: number): Promise<number[]> {
+  let threads: string[];
+  try {
+    threads = await readdir(`/proc/${pid}/task`);
+  } catch {
+    return [];
   }
-  return map;
+  const lists = await Promise.all(
+    threads.map((tid) => readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '')),
+  );
+  return lists.flatMap((list) =>
+    list
+      .split(' ')
+      .filter((child) => child !== '')
+      .map(Number),
+  );
 }
 
-/** `pid` and all its live descendants. */
-export function processTree(pid: number): number[] {
-  const byParent = new Map<number, number[]>();
-  for (const [child, parent] of parents()) {
-    const list = byParent.get(parent) ?? [];
-    list.push(child);
-    byParent.set(parent, list);
-  }
+/**
+ * `pid` and all its live descendants, found by walking down from it, so the cost follows the
+ * tree's size rather than the machine's process count; read through the thread pool. A process
+ * whose parent died was adopted by init and is no longer part of the tree.
+ */
+export async function processTree(pid: number): Promise<number[]> {
   const tree: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const next = queue.shift() as number;
-    tree.push(next);
-    queue.push(...(byParent.get(next) ?? []));
+  let level = [pid];
+  while (level.length > 0) {
+    tree.push(...level);
+    level = (await Promise.all(level.map(childrenOf))).flat();
   }
   return tree;
 }
@@ -44,7 +42,7 @@ export function processTree(pid: number): number[] {
  */
 export async function treeMemoryBytes(pid: number): Promise<number> {
   const sizes = await Promise.all(
-    processTree(pid).map(async (member) => {
+    (await processTree(pid)).map(async (member) => {
       try {
         const rollup = await readFile(`/proc/${member}/smaps_rollup`, 'utf8');
         const match = /^Pss:\s+(\d+) kB/m.exec(rollup);

@@ -1,0 +1,189 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.js';
+import { directArgs } from './baselines.js';
+import { type CacheHitResult, measureCacheHits } from './cache-hits.js';
+import { startFixtureSite } from './fixture-site.js';
+import { baselineSubject, type Level, measureLevel, type Subject, serviceSubject } from './modes.js';
+import { checkTargets, formatTable, type Mode, type Row, ratios } from './report.js';
+import type { Service } from './service.js';
+
+/*
+ * `npm run bench`: the capture service through its HTTP API against two baselines measured in
+ * the same run on the same Chromium, in interleaved rounds (docs/performance.md says what and
+ * how). Options:
+ *   --quick            a third of the shots in 2 rounds and a 3 s cache-hit run, to try the bench out
+ *   --levels=1,2,4     client concurrency levels
+ *   --browser-concurrency=level|default|N
+ *                      the service's BROWSER_CONCURRENCY: the client concurrency of each level
+ *                      (default: as many renders at once as the floor has pages), the service's
+ *                      own default (2), or a number
+ *   --rounds=N         rounds per level (default 4)
+ *   --modes=floor,naive,service
+ *   --cache-seconds=N  length of the measured cache-hit run (default 10; 0 skips it)
+ */
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+function parseArgs(argv: readonly string[]) {
+  const option = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
+  const quick = argv.includes('--quick');
+  const concurrencies = (option('levels') ?? '1,2,4').split(',').map(Number);
+  const rounds = Number(option('rounds') ?? (quick ? 2 : 4));
+  const shotsAt = (c: number) => (c === 1 ? 36 : 60);
+  const levels: Level[] = concurrencies.map((c) => ({
+    concurrency: c,
+    shots: quick ? Math.ceil(shotsAt(c) / 3) : shotsAt(c),
+    rounds,
+  }));
+  const modes = (option('modes') ?? 'floor,naive,service').split(',') as Mode[];
+  const browser = option('browser-concurrency') ?? 'level';
+  const browserConcurrency: number | null | 'level' =
+    browser === 'default' ? null : browser === 'level' ? 'level' : Number(browser);
+  const cacheSeconds = Number(option('cache-seconds') ?? (quick ? 3 : 10));
+  return { levels, modes, browserConcurrency, cacheSeconds };
+}
+
+function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+function chromiumVersion(executablePath: string): string {
+  try {
+    return execFileSync(executablePath, ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<void> {
+  const { levels, modes, browserConcurrency, cacheSeconds } = parseArgs(process.argv.slice(2));
+  const startedAt = new Date();
+  const loadAverage = os.loadavg();
+  // The service's own default, so the baselines run the very same executable.
+  const chromiumPath = process.env.CHROMIUM_PATH;
+  const executablePath = loadConfig({ CHROMIUM_PATH: chromiumPath }).browser.executablePath;
+  const cpus = os.availableParallelism();
+  console.log(
+    `webcap bench: ${chromiumVersion(executablePath)} at ${executablePath}, ${cpus} cores, ` +
+      `load average ${loadAverage.map((n) => n.toFixed(2)).join(' ')}`,
+  );
+
+  const site = await startFixtureSite();
+  const work = mkdtempSync(path.join(os.tmpdir(), 'webcap-bench-'));
+  const resultsDir = path.join(BENCH_DIR, 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const stamp = startedAt
+    .toISOString()
+    .replaceAll(':', '-')
+    .replace(/\.\d+Z$/, 'Z');
+  const logFile = path.join(resultsDir, `${stamp}-service.log`);
+  const rows: Row[] = [];
+  let cache: CacheHitResult | null = null;
+  try {
+    for (const [index, level] of levels.entries()) {
+      const last = index === levels.length - 1;
+      console.log(
+        `  c=${level.concurrency}: ${modes.join(', ')} in ${level.rounds} interleaved rounds, ` +
+          `${level.shots} shots each...`,
+      );
+      const subjects: Subject[] = [];
+      try {
+        let service: Service | null = null;
+        for (const mode of modes) {
+          if (mode === 'service') {
+            const subject = await serviceSubject(level, site, {
+              browserConcurrency: browserConcurrency === 'level' ? level.concurrency : browserConcurrency,
+              dataDir: path.join(work, `c${level.concurrency}`),
+              logFile,
+              chromiumPath,
+            });
+            service = subject.service;
+            subjects.push(subject);
+          } else {
+            subjects.push(await baselineSubject(mode, level, site, executablePath));
+          }
+        }
+        const measured = await measureLevel(subjects, level);
+        rows.push(...measured);
+        for (const row of measured) {
+          console.log(
+            `    ${row.mode}: ${row.shotsPerSecond.toFixed(2)} shots/s, p50 ${row.p50Ms.toFixed(0)} ms, ` +
+              `peak ${(row.peakMemoryBytes / 1_048_576).toFixed(0)} MB`,
+          );
+        }
+        if (last && service !== null && cacheSeconds > 0) {
+          cache = await measureCacheHits(service, site.target(0).url, {
+            durationSeconds: cacheSeconds,
+            connections: 50,
+          });
+        }
+      } finally {
+        for (const subject of subjects) await subject.close();
+      }
+    }
+  } finally {
+    await site.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+
+  const finishedAt = new Date();
+  console.log(`\n${formatTable(rows, cache)}`);
+  const targets = checkTargets(rows);
+  for (const t of targets) {
+    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+    console.log(
+      `targets at c=${t.concurrency}: throughput >= 0.85 x floor ${verdict(t.throughputAtLeast085Floor)}, ` +
+        `p50 <= 1.2 x floor ${verdict(t.p50AtMost12Floor)}, above naive ${verdict(t.aboveNaive)}`,
+    );
+  }
+  const cacheResult = cache as CacheHitResult | null;
+  if (cacheResult !== null) {
+    console.log(`cache hits >= 3000 req/s: ${cacheResult.requestsPerSecond >= 3000 ? 'met' : 'MISSED'}`);
+  }
+
+  const file = path.join(resultsDir, `${stamp}.json`);
+  const report = {
+    startedAt: startedAt.toISOString(),
+    durationSeconds: (finishedAt.getTime() - startedAt.getTime()) / 1000,
+    machine: {
+      cpus,
+      loadAverageAtStart: loadAverage,
+      loadAverageAtEnd: os.loadavg(),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+    },
+    chromium: { executablePath, version: chromiumVersion(executablePath), baselineArgs: directArgs() },
+    commit: gitCommit(),
+    viewport: '1280x1024 png',
+    fixtureHosts: site.hosts,
+    levels,
+    service: {
+      command: 'node dist/cli/main.js serve',
+      browserConcurrency:
+        browserConcurrency === 'level' ? 'the level' : (browserConcurrency ?? 'default (2)'),
+    },
+    rows: rows.map((row) => ({ ...row, ratios: row.mode === 'floor' ? null : ratios(rows, row) })),
+    targets,
+    cacheHits: cacheResult,
+  };
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(
+    `\nwritten to ${path.relative(process.cwd(), file)} (service log: ${path.relative(process.cwd(), logFile)})`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

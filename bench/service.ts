@@ -1,0 +1,162 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { processTree } from '../src/browser/process-tree.js';
+import { VIEWPORT } from './baselines.js';
+
+/** The API key the benchmark bootstraps; never a real one. */
+const BENCH_KEY = 'bench-key-0123456789abcdef';
+
+/** The built CLI: the service runs as `webcap serve` does in production, compiled, in its own process. */
+const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+
+// USER_HZ: the unit of /proc/<pid>/stat's times; 100 on every Linux platform Node supports.
+const TICKS_PER_SECOND = 100;
+
+export interface ServiceOptions {
+  /** BROWSER_CONCURRENCY; null keeps the service's default. */
+  readonly browserConcurrency: number | null;
+  /** Connections of the benchmark's HTTP client: the client concurrency. */
+  readonly clients: number;
+  /** WEBCAP_ALLOW_PRIVATE: the fixture hosts and port. */
+  readonly allowPrivate: string;
+  readonly dataDir: string;
+  /** The service's output (its JSON log at LOG_LEVEL, info as in production) is appended here. */
+  readonly logFile: string;
+  /** CHROMIUM_PATH, when the operator set one. */
+  readonly chromiumPath: string | undefined;
+}
+
+/** The real service in a child process, listening on 127.0.0.1 at a free port. */
+export interface Service {
+  readonly baseUrl: string;
+  readonly key: string;
+  /** The capture URL of `target` as the benchmark asks for it (png, 1280×1024). */
+  capturePath(target: string, extra?: Record<string, string>): string;
+  /** GET /v1/capture; resolves with the image bytes, throws on any status but 200. */
+  shoot(target: string): Promise<Buffer>;
+  /** The service's browser, once it has launched. */
+  browserPid(): Promise<number | null>;
+  /** CPU time of the service's own process (every thread, not its browser), in ms. */
+  cpuMs(): number;
+  close(): Promise<void>;
+}
+
+/** utime + stime of one process, in ms. */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** Resolves with the address the service prints once it listens; the rest of its output goes to `log`. */
+function listeningAddress(child: ChildProcess, log: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (child.stdout === null) throw new Error('the service has no stdout');
+    const lines = createInterface({ input: child.stdout });
+    let address: string | null = null;
+    let open = true;
+    child.once('exit', () => {
+      open = false;
+    });
+    lines.on('line', (line) => {
+      if (open) writeSync(log, `${line}\n`);
+      const match = /^webcap: listening on (\S+)/.exec(line);
+      if (address === null && match?.[1] !== undefined) {
+        address = match[1];
+        resolve(address);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the service exited with ${code} before listening`)));
+  });
+}
+
+/** Starts `webcap serve` from dist/ with the bench's settings and waits until it listens. */
+export async function startService(options: ServiceOptions): Promise<Service> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npm run bench does)`);
+  const log = openSync(options.logFile, 'a');
+  // BENCH_SERVICE_NODE_ARGS: Node flags for a look inside the service while the bench drives it (--cpu-prof).
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve'], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      WEBCAP_DATA_DIR: options.dataDir,
+      WEBCAP_ALLOW_PRIVATE: options.allowPrivate,
+      MAX_QUEUE_DEPTH: '64',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      WEBCAP_BOOTSTRAP_KEY: BENCH_KEY,
+      WEBCAP_BOOTSTRAP_QUOTA: '100000000',
+      ...(options.browserConcurrency === null
+        ? {}
+        : { BROWSER_CONCURRENCY: String(options.browserConcurrency) }),
+      ...(options.chromiumPath === undefined ? {} : { CHROMIUM_PATH: options.chromiumPath }),
+    },
+    stdio: ['ignore', 'pipe', log],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let baseUrl: string;
+  try {
+    baseUrl = await listeningAddress(child, log);
+  } catch (error) {
+    closeSync(log);
+    throw error;
+  }
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('the service started without a pid');
+  const http = new Pool(baseUrl, { connections: options.clients + 1, pipelining: 1 });
+  const capturePath = (target: string, extra: Record<string, string> = {}) => {
+    const query = new URLSearchParams({
+      url: target,
+      format: 'png',
+      viewport_width: String(VIEWPORT.width),
+      viewport_height: String(VIEWPORT.height),
+      ...extra,
+    });
+    return `/v1/capture?${query}`;
+  };
+  return {
+    baseUrl,
+    key: BENCH_KEY,
+    capturePath,
+    async shoot(target) {
+      const response = await http.request({
+        method: 'GET',
+        path: capturePath(target),
+        headers: { 'x-api-key': BENCH_KEY },
+      });
+      const body = Buffer.from(await response.body.arrayBuffer());
+      if (response.statusCode !== 200) {
+        throw new Error(
+          `capture of ${target} answered ${response.statusCode}: ${body.toString().slice(0, 300)}`,
+        );
+      }
+      return body;
+    },
+    async browserPid() {
+      // The browser is the service's child that runs the Chromium executable.
+      for (const member of processTree(pid)) {
+        try {
+          const parent = readFileSync(`/proc/${member}/stat`, 'utf8').split(') ')[1]?.split(' ')[1];
+          if (Number(parent) === pid && /chrom/.test(readlinkSync(`/proc/${member}/exe`))) return member;
+        } catch {
+          // Exited meanwhile.
+        }
+      }
+      return null;
+    },
+    cpuMs: () => processCpuMs(pid),
+    async close() {
+      await http.close();
+      child.kill('SIGTERM');
+      const deadline = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(deadline);
+      closeSync(log);
+    },
+  };
+}
