@@ -10,9 +10,9 @@ const TICKS_PER_SECOND = 100;
  * exits between two readings is still counted. The difference of two readings is what the tree
  * spent in between.
  */
-export function treeCpuMs(pid: number): number {
+export async function treeCpuMs(pid: number): Promise<number> {
   let ticks = 0;
-  for (const member of processTree(pid)) {
+  for (const member of await processTree(pid)) {
     try {
       const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
       // Fields after the command name: state is 3rd; utime, stime, cutime, cstime are 14th to 17th.

@@ -109,7 +109,7 @@ interface Tally {
 async function measureRound(subject: Subject, tally: Tally, level: Level, offset: number, shots: number) {
   const pid = await subject.browserPid();
   if (pid === null) throw new Error(`${subject.mode}: no browser process after the warm-up`);
-  const cpuBefore = { browser: treeCpuMs(pid), node: subject.nodeCpuMs() };
+  const cpuBefore = { browser: await treeCpuMs(pid), node: subject.nodeCpuMs() };
   const sampler = await sampleMemory(pid);
   const timing = await drive(level.concurrency, shots, subject.shoot, offset);
   const memory = await sampler.stop();
@@ -119,7 +119,7 @@ async function measureRound(subject: Subject, tally: Tally, level: Level, offset
   tally.latenciesMs.push(...timing.latenciesMs);
   tally.elapsedMs += timing.elapsedMs;
   tally.failures += timing.failures;
-  tally.browserCpuMs += treeCpuMs(pid) - cpuBefore.browser;
+  tally.browserCpuMs += (await treeCpuMs(pid)) - cpuBefore.browser;
   tally.nodeCpuMs += subject.nodeCpuMs() - cpuBefore.node;
   tally.peakBytes = Math.max(tally.peakBytes, memory.peakBytes);
   tally.memorySamples += memory.samples;

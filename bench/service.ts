@@ -139,7 +139,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     },
     async browserPid() {
       // The browser is the service's child that runs the Chromium executable.
-      for (const member of processTree(pid)) {
+      for (const member of await processTree(pid)) {
         try {
           const parent = readFileSync(`/proc/${member}/stat`, 'utf8').split(') ')[1]?.split(' ')[1];
           if (Number(parent) === pid && /chrom/.test(readlinkSync(`/proc/${member}/exe`))) return member;
