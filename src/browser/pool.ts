@@ -197,6 +197,9 @@ export class BrowserPool {
         defaultViewport: null,
         // Over a pipe, Chromium quits when this process dies, even by SIGKILL: no orphaned browsers.
         pipe: true,
+        // Nothing reads the Audits domain's issue reports (cookie, CSP, mixed-content warnings...),
+        // which a real page can send by the dozen.
+        issuesEnabled: false,
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
