@@ -8,9 +8,10 @@
 export const DEFAULT_CHROMIUM_PATH = '/usr/lib/chromium/chromium-headless-shell';
 
 /**
- * The spec's default viewport (capture and content), which is also the size every page's window
- * opens with: a call at the default size needs no emulation override, and sending one costs the
- * browser a relayout of the blank page on every render.
+ * The spec's default viewport (capture and content), and the size windows are opened at. In the
+ * headless shell that is a fresh page's viewport, so a capture at the default size needs no
+ * emulation override (which costs the browser a relayout of every page); the full browser keeps
+ * part of its window for its UI, and the pool measures what a page gets (pool.ts, windowSize).
  */
 export const DEFAULT_VIEWPORT = { width: 1280, height: 1024 } as const;
 

@@ -33,6 +33,13 @@ export interface Lease {
   readonly context: BrowserContext;
   /** The context's way out, with what the guard refused on it. */
   readonly route: ProxyRoute;
+  /** The viewport a fresh page of this browser has before any emulation (its window's inner size). */
+  readonly windowSize: WindowSize;
+}
+
+export interface WindowSize {
+  readonly width: number;
+  readonly height: number;
 }
 
 type Warm = Lease;
@@ -41,6 +48,7 @@ type Warm = Lease;
 interface Generation {
   readonly browser: Browser;
   readonly pid: number;
+  readonly windowSize: WindowSize;
   readonly warm: Promise<Warm | null>[];
   inFlight: number;
   renders: number;
@@ -219,6 +227,17 @@ export class BrowserPool {
       await browser.close();
       throw new WebcapError('internal', 'browser started without a process');
     }
+    // The headless shell's windows are the size --window-size asks; the full browser's keep its
+    // UI's height out of it. Measured once, on a blank page of the confined default context.
+    let windowSize: WindowSize;
+    try {
+      const probe = await browser.newPage();
+      windowSize = await probe.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+      await probe.close();
+    } catch (error) {
+      await browser.close().catch(() => undefined);
+      throw new WebcapError('internal', 'the browser could not open a page; retry', { cause: error });
+    }
     let markLost: (error: WebcapError) => void = () => undefined;
     const lost = new Promise<never>((_, reject) => {
       markLost = reject;
@@ -227,6 +246,7 @@ export class BrowserPool {
     const generation: Generation = {
       browser,
       pid,
+      windowSize,
       warm: [],
       inFlight: 0,
       renders: 0,
@@ -258,7 +278,7 @@ export class BrowserPool {
         proxyBypassList: ['<-loopback>'],
       });
       const page = await context.newPage();
-      return { context, page, route };
+      return { context, page, route, windowSize: generation.windowSize };
     } catch (error) {
       await route?.close();
       if (!generation.retiring && !generation.crashed && !this.closed) {

@@ -28,14 +28,15 @@ function netError(error: unknown): string | null {
   return /net::ERR_[A-Z0-9_]+/.exec(message)?.[0] ?? null;
 }
 
-async function emulate(page: Page, params: CaptureParams): Promise<void> {
+async function emulate({ page, windowSize }: Lease, params: CaptureParams): Promise<void> {
   const { viewportWidth, viewportHeight, scaleFactor } = params;
-  const atDefault =
-    (viewportWidth ?? DEFAULT_VIEWPORT.width) === DEFAULT_VIEWPORT.width &&
-    (viewportHeight ?? DEFAULT_VIEWPORT.height) === DEFAULT_VIEWPORT.height &&
+  const asOpened =
+    (viewportWidth ?? DEFAULT_VIEWPORT.width) === windowSize.width &&
+    (viewportHeight ?? DEFAULT_VIEWPORT.height) === windowSize.height &&
     (scaleFactor ?? 1) === 1;
-  // A fresh page's window already has the default size (chromium-args.ts).
-  if (params.device === null && atDefault) return;
+  // A fresh page that already has the size asked for needs no emulation (chromium-args.ts opens
+  // windows at the default size), which spares the browser a relayout.
+  if (params.device === null && asOpened) return;
   if (params.device !== null) await applyDevice(page, params.device);
   const current = page.viewport();
   const device = params.device !== null && current !== null;
@@ -115,7 +116,7 @@ async function printPdf(page: Page): Promise<CaptureResult> {
 export async function capture(deps: CaptureDeps, params: CaptureParams): Promise<CaptureResult> {
   return deps.pool.run(params.proxy, async (lease) => {
     const { page } = lease;
-    await emulate(page, params);
+    await emulate(lease, params);
     const adBlocker = params.removeAds ? await deps.adBlocker() : null;
     await adBlocker?.enable(page);
     await blockRequests(page, { resourceTypes: params.blockResources, urls: params.blockUrls });
