@@ -233,6 +233,8 @@ describe('local directory store', () => {
     await store.put('files/kept', Buffer.from('x'), { contentType: 'text/plain' });
     const temp = path.join(dir, 'files', '.tmp-deadbeef');
     fs.writeFileSync(temp, 'half a write');
+    // The file system's clock runs ahead of `now` by the time the write took: pin the mtime.
+    fs.utimesSync(temp, now, now);
     fs.writeFileSync(path.join(dir, 'README'), 'not a blob');
     expect(await store.sweepExpired()).toBe(0);
     expect(fs.existsSync(temp)).toBe(true);
