@@ -233,7 +233,7 @@ describe('local directory store', () => {
     await store.put('files/kept', Buffer.from('x'), { contentType: 'text/plain' });
     const temp = path.join(dir, 'files', '.tmp-deadbeef');
     fs.writeFileSync(temp, 'half a write');
-    // The file system's clock runs ahead of `now` by the time the write took: pin the mtime.
+    // Written after `now` was read, the file's mtime would be a few ms later: pin it to `now`.
     fs.utimesSync(temp, now, now);
     fs.writeFileSync(path.join(dir, 'README'), 'not a blob');
     expect(await store.sweepExpired()).toBe(0);
