@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAccount } from '../src/billing/accounts.js';
-import { createKey } from '../src/billing/keys.js';
 import { processTree } from '../src/browser/process-tree.js';
 import { type FixtureServer, startFixtureServer } from './helpers/chromium.js';
 import { startServer } from './helpers/cli.js';
 import { tempDir } from './helpers/databases.js';
-import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
  * The render pool under the capture endpoint: isolation between calls, the bounded queue, crash
@@ -28,9 +26,7 @@ describe('browser pool', () => {
         NAVIGATION_TIMEOUT_MS: '4000',
       },
     });
-    const { db } = t.runtime.store;
-    await createAccount(db, { name: 'pool', slug: 'pool', monthlyQuota: 1000 }, new Date());
-    key = (await createKey(db, { accountSlug: 'pool' }, new Date())).plaintext;
+    key = await newAccountKey(t, 'pool', 1000);
   }, 60_000);
   afterAll(async () => {
     await t?.close();

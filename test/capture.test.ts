@@ -1,11 +1,9 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../src/billing/accounts.js';
-import { createKey } from '../src/billing/keys.js';
 import { type FixtureServer, startFixtureServer } from './helpers/chromium.js';
 import { startCanary, type TestServer, tableResolver } from './helpers/net-fixtures.js';
-import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.js';
 
 /* GET /v1/capture end to end: real Chromium behind the egress proxy, pages served by the test. */
@@ -38,9 +36,7 @@ describe('GET /v1/capture', () => {
         's3.webcap.test': ['127.0.0.1'],
       }),
     });
-    const { db } = t.runtime.store;
-    await createAccount(db, { name: 'cap', slug: 'cap', monthlyQuota: 10_000 }, new Date());
-    key = (await createKey(db, { accountSlug: 'cap' }, new Date())).plaintext;
+    key = await newAccountKey(t, 'cap', 10_000);
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -327,9 +323,7 @@ describe('GET /v1/capture', () => {
     });
 
     it('refuses a hit the account can no longer pay for (402), without the image', async () => {
-      const { db } = t.runtime.store;
-      await createAccount(db, { name: 'one', slug: 'one-shot', monthlyQuota: 1 }, new Date());
-      const single = (await createKey(db, { accountSlug: 'one-shot' }, new Date())).plaintext;
+      const single = await newAccountKey(t, 'one-shot', 1);
       const url = `/v1/capture?${new URLSearchParams({ url: site.url('/capture.html?once'), cache: 'true' })}`;
       const first = await t.runtime.app.inject({ url, headers: { 'x-api-key': single } });
       expect(first.headers['x-webcap-cache']).toBe('miss');

@@ -1,9 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../src/billing/accounts.js';
-import { createKey } from '../src/billing/keys.js';
 import { startCanary, startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
-import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
  * GET /v1/website/crawler end to end: a fixture site on 127.0.0.1 allowed by WEBCAP_ALLOW_PRIVATE
@@ -72,10 +70,7 @@ describe('GET /v1/website/crawler', () => {
       },
       resolver: tableResolver({ 'site.example': ['127.0.0.1'], 'internal.example': ['10.0.0.7'] }),
     });
-    const { db } = t.runtime.store;
-    const now = new Date();
-    await createAccount(db, { name: 'c', slug: 'crawl', monthlyQuota: 1000 }, now);
-    key = (await createKey(db, { accountSlug: 'crawl' }, now)).plaintext;
+    key = await newAccountKey(t, 'crawl', 1000);
   });
   afterAll(async () => {
     await t?.close();

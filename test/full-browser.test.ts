@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../src/billing/accounts.js';
-import { createKey } from '../src/billing/keys.js';
 import { type FixtureServer, pngSize, startFixtureServer } from './helpers/chromium.js';
-import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
  * The service on Debian's full browser (CHROMIUM_PATH=/usr/lib/chromium/chromium) instead of the
@@ -23,9 +21,7 @@ describe('capture on the full browser', () => {
         BROWSER_CONCURRENCY: '1',
       },
     });
-    const { db } = t.runtime.store;
-    await createAccount(db, { name: 'full', slug: 'full', monthlyQuota: 100 }, new Date());
-    key = (await createKey(db, { accountSlug: 'full' }, new Date())).plaintext;
+    key = await newAccountKey(t, 'full', 100);
   }, 60_000);
   afterAll(async () => {
     await t?.close();

@@ -1,4 +1,6 @@
 import { Writable } from 'node:stream';
+import { createAccount } from '../../src/billing/accounts.js';
+import { createKey } from '../../src/billing/keys.js';
 import type { Clock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
@@ -52,4 +54,16 @@ export async function startTestRuntime(
       await dropDatabase(config.database);
     },
   };
+}
+
+/** A new account named after its slug with a monthly quota, and one key on it; returns the key. */
+export async function newAccountKey(
+  t: TestRuntime,
+  slug: string,
+  monthlyQuota: number,
+  now = new Date(),
+): Promise<string> {
+  const { db } = t.runtime.store;
+  await createAccount(db, { name: slug, slug, monthlyQuota }, now);
+  return (await createKey(db, { accountSlug: slug }, now)).plaintext;
 }
