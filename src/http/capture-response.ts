@@ -3,6 +3,7 @@ import { capture } from '../engines/capture/capture.js';
 import type { CaptureParams, CaptureResult } from '../engines/capture/params.js';
 import { checkCallerBucket, uploadToCallerBucket } from '../engines/capture/s3-upload.js';
 import { WebcapError } from '../errors.js';
+import type { StoredBlob } from '../store/blobs.js';
 import { cacheKey, getCached, putCached } from '../store/capture-cache.js';
 import { hostFile } from '../store/file-urls.js';
 import type { AppDeps } from './app.js';
@@ -44,39 +45,45 @@ async function hostedJson(
   };
 }
 
+/** The capture cache's entry for one call: its key and lifetime, and what it held when the call came in. */
+interface CacheLookup {
+  readonly key: string;
+  readonly ttlSeconds: number;
+  readonly hit: StoredBlob | null;
+}
+
 /** A rendering, or the bytes of an earlier one of the same account with the same parameters. */
 async function render(
   deps: AppDeps,
-  accountId: string,
   params: CaptureParams,
-  delivery: Delivery,
+  cached: CacheLookup | null,
 ): Promise<{ result: CaptureResult; cacheHit: boolean }> {
-  if (delivery.cache === null) return { result: await capture(deps.capture, params), cacheHit: false };
-  const key = cacheKey(params, accountId);
-  const cached = await getCached(deps.blobs, key);
-  if (cached !== null) {
+  if (cached?.hit) {
+    const { hit } = cached;
     const result: CaptureResult = {
-      bytes: cached.bytes,
+      bytes: hit.bytes,
       format: params.format,
-      contentType: cached.contentType,
-      width: Number(cached.metadata.width ?? 0),
-      height: Number(cached.metadata.height ?? 0),
+      contentType: hit.contentType,
+      width: Number(hit.metadata.width ?? 0),
+      height: Number(hit.metadata.height ?? 0),
     };
     return { result, cacheHit: true };
   }
   const result = await capture(deps.capture, params);
-  await putCached(
-    deps.blobs,
-    key,
-    result.bytes,
-    result.contentType,
-    delivery.cache.ttlSeconds,
-    deps.clock(),
-    {
-      width: String(result.width),
-      height: String(result.height),
-    },
-  );
+  if (cached !== null) {
+    await putCached(
+      deps.blobs,
+      cached.key,
+      result.bytes,
+      result.contentType,
+      cached.ttlSeconds,
+      deps.clock(),
+      {
+        width: String(result.width),
+        height: String(result.height),
+      },
+    );
+  }
   return { result, cacheHit: false };
 }
 
@@ -98,16 +105,18 @@ export async function sendCapture(
   if (delivery.s3 !== null) checkCallerBucket(delivery.s3);
   await deps.guard.checkTarget(params.url, 'url');
   if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
+  let cached: CacheLookup | null = null;
+  if (delivery.cache !== null) {
+    const key = cacheKey(params, auth.account.id);
+    cached = { key, ttlSeconds: delivery.cache.ttlSeconds, hit: await getCached(deps.blobs, key) };
+  }
   // A hit sent as the image itself needs no work that could fail, so it is billed in one step.
-  if (delivery.cache !== null && delivery.responseType === 'image' && delivery.s3 === null) {
-    const hit = await getCached(deps.blobs, cacheKey(params, auth.account.id));
-    if (hit !== null) {
-      await charged(request.server.metering, request, 'capture');
-      return reply.header('x-webcap-cache', 'hit').type(hit.contentType).send(hit.bytes);
-    }
+  if (cached?.hit && delivery.responseType === 'image' && delivery.s3 === null) {
+    await charged(request.server.metering, request, 'capture');
+    return reply.header('x-webcap-cache', 'hit').type(cached.hit.contentType).send(cached.hit.bytes);
   }
   const outcome = await metered(request.server.metering, request, 'capture', async () => {
-    const { result, cacheHit } = await render(deps, auth.account.id, params, delivery);
+    const { result, cacheHit } = await render(deps, params, cached);
     if (delivery.s3 !== null) {
       const uploaded = await uploadToCallerBucket(delivery.s3, result.bytes, result.contentType, {
         ...deps.guard.agents,
