@@ -32,6 +32,11 @@ describe('parseUpstreamProxy', () => {
     ['http://proxy.example:3128/path'],
     ['http://proxy.example:3128/?q=1'],
     ['socks5://:1080'],
+    ['socks5:'],
+    ['socks5://'],
+    ['socks5://a%zz:1080'],
+    ['socks5://proxy.example:0'],
+    ['http://proxy.example:99999'],
     [''],
   ])('refuses %j naming the parameter', (raw) => {
     let error: unknown;
@@ -43,6 +48,13 @@ describe('parseUpstreamProxy', () => {
     expect(error).toBeInstanceOf(WebcapError);
     expect((error as WebcapError).code).toBe('bad_request');
     expect((error as WebcapError).detail).toMatch(/^proxy must be an http, https or socks5 URL/);
+  });
+
+  it('refuses credentials with a malformed %-escape naming the parameter', () => {
+    expect(() => parseUpstreamProxy('http://us%ZZer:pw@127.0.0.1:8190')).toThrow(
+      /proxy has a user name or password with a malformed %-escape/,
+    );
+    expect(() => parseUpstreamProxy('socks5://user:p%E0%A4w@proxy.example:1080')).toThrow(WebcapError);
   });
 
   it('builds Basic credentials only when some are given', () => {

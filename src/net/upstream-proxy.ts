@@ -15,30 +15,48 @@ export interface UpstreamProxy {
 
 const DEFAULT_PORTS = { 'http:': 80, 'https:': 443, 'socks5:': 1080 } as const;
 
+function parseOrNull(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+function decodedOrNull(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Parses `scheme://user:password@host:port` (http, https, socks5/socks5h); anything else is a 400 naming `param`. */
 export function parseUpstreamProxy(raw: string, param = 'proxy'): UpstreamProxy {
   const expected = 'must be an http, https or socks5 URL such as http://user:password@host:port';
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalidParam(param, expected);
-  }
+  const url = parseOrNull(raw);
+  if (url === null) throw invalidParam(param, expected);
   const scheme = url.protocol === 'socks5h:' ? 'socks5:' : url.protocol;
   if (scheme !== 'http:' && scheme !== 'https:' && scheme !== 'socks5:') throw invalidParam(param, expected);
   if ((url.pathname !== '' && url.pathname !== '/') || url.search !== '' || url.hash !== '') {
     throw invalidParam(param, `${expected}, without a path`);
   }
   // socks5: is not a special scheme, so WHATWG leaves its host opaque; reparsed as http: the host
-  // gets the browser normalization (0x7f.1 → 127.0.0.1) that the policy check relies on.
-  const hostname = new URL(`http://${url.host}`).hostname;
-  if (hostname === '') throw invalidParam(param, expected);
+  // gets the browser normalization (0x7f.1 → 127.0.0.1) that the policy check relies on. An
+  // opaque host that is no valid http host (empty, `%zz`) fails here.
+  const hostname = url.host === '' ? '' : (parseOrNull(`http://${url.host}`)?.hostname ?? '');
+  if (hostname === '' || url.port === '0') throw invalidParam(param, expected);
+  const username = decodedOrNull(url.username);
+  const password = decodedOrNull(url.password);
+  if (username === null || password === null) {
+    throw invalidParam(param, 'has a user name or password with a malformed %-escape');
+  }
   return {
     protocol: scheme,
     host: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
     port: url.port === '' ? DEFAULT_PORTS[scheme] : Number(url.port),
-    username: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
+    username,
+    password,
   };
 }
 
