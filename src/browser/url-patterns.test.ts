@@ -24,6 +24,26 @@ describe('urlMatcher', () => {
     expect(match('https://tracker.net.evil.org/collect')).toBe(false);
   });
 
+  it('matches wildcards with stars at either end, in the middle, doubled or alone', () => {
+    expect(urlMatcher(['http*'])('http://a.org/')).toBe(true);
+    expect(urlMatcher(['*/a/*/c'])('http://h.org/a/b/c')).toBe(true);
+    expect(urlMatcher(['*/a/*/c'])('http://h.org/a/c')).toBe(false);
+    expect(urlMatcher(['*a**b*'])('http://h.org/xaxb')).toBe(true);
+    expect(urlMatcher(['*'])('http://h.org/')).toBe(true);
+    expect(urlMatcher(['*.GIF'])('http://h.org/A.gif')).toBe(true);
+    // The two ends must not overlap: "ab*ba" needs at least "abba".
+    expect(urlMatcher(['ab*ba'])('aba')).toBe(false);
+    expect(urlMatcher(['ab*ba'])('abba')).toBe(true);
+  });
+
+  it('answers a pattern built to make a backtracking matcher take exponential time at once', () => {
+    const hostile = urlMatcher([`${'*a'.repeat(40)}!`]);
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < 100; i++) expect(hostile(`http://h.org/${'a'.repeat(4000)}`)).toBe(false);
+    // A backtracking regex takes seconds for one URL here; this is a bound, not a benchmark.
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000);
+  });
+
   it('treats other entries as substrings, case-insensitively', () => {
     expect(match('https://site.org/PIXEL?id=1')).toBe(true);
     expect(match('https://site.org/pixel.png')).toBe(false);

@@ -9,8 +9,24 @@ export type UrlMatcher = (url: string) => boolean;
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/i;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * Whether `text` matches `pieces` (a pattern split at its `*`s, each star any run of characters).
+ * The first piece must start the text and the last must end it; the ones between are found
+ * leftmost, in order, which is exact for such patterns: no backtracking, linear in the text.
+ */
+function wildcardMatch(pieces: readonly string[], text: string): boolean {
+  const first = pieces[0] ?? '';
+  const last = pieces.at(-1) ?? '';
+  const end = text.length - last.length;
+  if (end < first.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  let at = first.length;
+  for (const piece of pieces.slice(1, -1)) {
+    if (piece === '') continue;
+    const found = text.indexOf(piece, at);
+    if (found === -1 || found + piece.length > end) return false;
+    at = found + piece.length;
+  }
+  return true;
 }
 
 function split(url: string): { host: string; rest: string } | null {
@@ -25,14 +41,13 @@ function split(url: string): { host: string; rest: string } | null {
 /** One matcher for all entries; an entry that is empty after trimming is ignored. */
 export function urlMatcher(entries: readonly string[]): UrlMatcher {
   const domains: string[] = [];
-  const patterns: RegExp[] = [];
+  const patterns: string[][] = [];
   const substrings: string[] = [];
   for (const raw of entries) {
     const entry = raw.trim();
     if (entry === '') continue;
     if (entry.includes('*')) {
-      const source = entry.split('*').map(escapeRegExp).join('.*');
-      patterns.push(new RegExp(`^${source}$`, 'i'));
+      patterns.push(entry.toLowerCase().split('*'));
     } else if (DOMAIN.test(entry)) {
       domains.push(entry.toLowerCase());
     } else {
@@ -42,7 +57,7 @@ export function urlMatcher(entries: readonly string[]): UrlMatcher {
   return (url) => {
     const lower = url.toLowerCase();
     if (substrings.some((s) => lower.includes(s))) return true;
-    if (patterns.some((p) => p.test(url))) return true;
+    if (patterns.some((pieces) => wildcardMatch(pieces, lower))) return true;
     if (domains.length === 0) return false;
     const parts = split(url);
     return (
