@@ -55,32 +55,6 @@ export async function blockRequests(
   });
 }
 
-/** Hides every element matching the selectors; an invalid selector is skipped. Returns how many were hidden. */
-export async function hideSelectors(page: Page, selectors: readonly string[]): Promise<number> {
-  if (selectors.length === 0) return 0;
-  return page.evaluate(
-    (list: string[]) => {
-      let hidden = 0;
-      for (const selector of list) {
-        let found: NodeListOf<Element>;
-        try {
-          found = document.querySelectorAll(selector);
-        } catch {
-          continue;
-        }
-        for (const element of found) {
-          if (element instanceof HTMLElement || element instanceof SVGElement) {
-            element.style.setProperty('display', 'none', 'important');
-            hidden += 1;
-          }
-        }
-      }
-      return hidden;
-    },
-    [...selectors],
-  );
-}
-
 /** Scrolls down the page step by step over `durationMs` so lazy content loads, then back to the top. */
 export async function scrollThrough(page: Page, durationMs: number, maxHeightPx: number): Promise<void> {
   const { height, step } = await page.evaluate(() => ({

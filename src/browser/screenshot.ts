@@ -42,10 +42,16 @@ export async function viewportShot(page: Page, type: ImageType, quality: number)
   return { bytes, ...(await imageSize(bytes)) };
 }
 
+/** A rectangle of the document in CSS pixels. */
+export interface Region {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
 /**
  * The whole page down to `maxHeightPx` CSS pixels (the rest is cut, a documented bound).
- * Pages whose device-pixel height exceeds Chromium's surface limit are painted in tiles, each
- * its own clip of the document, and stitched, so no tile repeats or comes out blank.
  */
 export async function fullPageShot(
   page: Page,
@@ -65,13 +71,48 @@ export async function fullPageShot(
     dpr: window.devicePixelRatio,
     zoom: window.visualViewport?.scale ?? 1,
   }));
+  const region = { x: 0, y: 0, width, height: Math.min(height, maxHeightPx) };
+  return regionShot(page, region, { type, quality, dpr, zoom });
+}
+
+/**
+ * An element's box (selectors.ts `elementBox`), cut at `maxHeightPx` CSS pixels like a full page
+ * and at Chromium's surface limit in width.
+ */
+export async function boxShot(
+  page: Page,
+  box: Region,
+  type: ImageType,
+  quality: number,
+  maxHeightPx: number,
+): Promise<ImageShot> {
+  const dpr = await page.evaluate(() => window.devicePixelRatio);
+  const region = {
+    x: Math.max(0, box.x),
+    y: Math.max(0, box.y),
+    width: Math.min(box.width, Math.floor(MAX_SURFACE_PX / dpr)),
+    height: Math.min(box.height, maxHeightPx),
+  };
+  return regionShot(page, region, { type, quality, dpr, zoom: 1 });
+}
+
+/**
+ * One region of the document. Regions whose device-pixel height exceeds Chromium's surface
+ * limit are painted in tiles, each its own clip of the document, and stitched, so no tile
+ * repeats or comes out blank.
+ */
+async function regionShot(
+  page: Page,
+  region: Region,
+  { type, quality, dpr, zoom }: { type: ImageType; quality: number; dpr: number; zoom: number },
+): Promise<ImageShot> {
+  const { x, y: top, width, height: cssHeight } = region;
   const pxPerCss = dpr * zoom;
-  const cssHeight = Math.min(height, maxHeightPx);
   if (cssHeight * pxPerCss <= MAX_SURFACE_PX) {
     const bytes = await shoot(page, {
       type,
       ...(type === 'png' ? {} : { quality }),
-      clip: { x: 0, y: 0, width, height: cssHeight, scale: zoom },
+      clip: { x, y: top, width, height: cssHeight, scale: zoom },
       captureBeyondViewport: true,
     });
     return { bytes, ...(await imageSize(bytes)) };
@@ -81,15 +122,15 @@ export async function fullPageShot(
   const tileCss = Math.floor(TILE_DEVICE_PX / pxPerCss);
   const tiles: OverlayOptions[] = [];
   for (let y = 0; y < cssHeight; y += tileCss) {
-    const top = Math.round(y * pxPerCss);
+    const tileTop = Math.round(y * pxPerCss);
     const shot = await shoot(page, {
       type: 'png',
-      clip: { x: 0, y, width, height: Math.min(tileCss, cssHeight - y), scale: zoom },
+      clip: { x, y: top + y, width, height: Math.min(tileCss, cssHeight - y), scale: zoom },
       captureBeyondViewport: true,
     });
     // Rounding at fractional scales can make a tile a pixel taller or wider than its slot.
     const size = await imageSize(shot);
-    const fits = size.height + top <= outHeight && size.width <= outWidth;
+    const fits = size.height + tileTop <= outHeight && size.width <= outWidth;
     const input = fits
       ? shot
       : await sharp(shot)
@@ -97,11 +138,11 @@ export async function fullPageShot(
             left: 0,
             top: 0,
             width: Math.min(size.width, outWidth),
-            height: Math.min(size.height, outHeight - top),
+            height: Math.min(size.height, outHeight - tileTop),
           })
           .png()
           .toBuffer();
-    tiles.push({ input, top, left: 0 });
+    tiles.push({ input, top: tileTop, left: 0 });
   }
   const canvas = sharp({
     create: { width: outWidth, height: outHeight, channels: 4, background: '#ffffff' },
@@ -111,23 +152,4 @@ export async function fullPageShot(
   const raw = await canvas.png({ compressionLevel: 1 }).toBuffer();
   const bytes = await encode(sharp(raw, { limitInputPixels: false }), type, quality).toBuffer();
   return { bytes, width: outWidth, height: outHeight };
-}
-
-/** One element's box; null when the selector matches nothing. */
-export async function elementShot(
-  page: Page,
-  selector: string,
-  type: ImageType,
-  quality: number,
-): Promise<ImageShot | null> {
-  const element = await page.$(selector);
-  if (element === null) return null;
-  try {
-    const bytes = Buffer.from(
-      await element.screenshot({ type, ...(type === 'png' ? {} : { quality }), captureBeyondViewport: true }),
-    );
-    return { bytes, ...(await imageSize(bytes)) };
-  } finally {
-    await element.dispose();
-  }
 }

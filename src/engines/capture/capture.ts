@@ -4,9 +4,16 @@ import type { AdBlocker } from '../../browser/ad-blocker.js';
 import { DEFAULT_VIEWPORT } from '../../browser/chromium-args.js';
 import { enableCookieBannerRemoval } from '../../browser/cookie-banners.js';
 import { applyDevice } from '../../browser/devices.js';
-import { blockRequests, hideSelectors, scrollThrough } from '../../browser/page-setup.js';
+import { blockRequests, scrollThrough } from '../../browser/page-setup.js';
 import type { BrowserPool, Lease } from '../../browser/pool.js';
-import { elementShot, fullPageShot, type ImageShot, viewportShot } from '../../browser/screenshot.js';
+import { boxShot, fullPageShot, type ImageShot, viewportShot } from '../../browser/screenshot.js';
+import {
+  checkSelectors,
+  elementBox,
+  hideSelectors,
+  type NamedSelector,
+  waitForCss,
+} from '../../browser/selectors.js';
 import { invalidParam, WebcapError } from '../../errors.js';
 import { type CaptureParams, type CaptureResult, CONTENT_TYPES } from './params.js';
 
@@ -77,27 +84,16 @@ async function navigate(lease: Lease, params: CaptureParams, timeoutMs: number):
   if (unreachable !== undefined) throw new WebcapError('target_unreachable', unreachable);
 }
 
-async function waitForSelector(page: Page, selector: string, param: string, timeoutMs: number) {
-  try {
-    await page.waitForSelector(selector, { timeout: timeoutMs });
-  } catch (error) {
-    if (error instanceof TimeoutError) throw invalidParam(param, `matched no element within ${timeoutMs} ms`);
-    if (error instanceof Error && /is not a valid selector|SyntaxError/.test(error.message)) {
-      throw invalidParam(param, 'is not a valid CSS selector');
-    }
-    throw error;
-  }
-}
-
 async function shoot(page: Page, params: CaptureParams, deps: CaptureDeps): Promise<ImageShot> {
   const type = params.format === 'pdf' ? 'png' : params.format;
   if (params.selector !== null) {
-    await waitForSelector(page, params.selector, 'selector', deps.navigationTimeoutMs);
-    const shot = await elementShot(page, params.selector, type, params.imageQuality);
-    if (shot === null) throw invalidParam('selector', 'matched no element');
-    if (shot.width === 0 || shot.height === 0)
+    await waitForCss(page, params.selector, 'selector', deps.navigationTimeoutMs);
+    const box = await elementBox(page, params.selector);
+    if (box === null) throw invalidParam('selector', 'matched no element');
+    if (!(box.width >= 1 && box.height >= 1)) {
       throw invalidParam('selector', 'matched an element with no visible box');
-    return shot;
+    }
+    return boxShot(page, box, type, params.imageQuality, deps.maxFullPageHeightPx);
   }
   if (params.fullPage) return fullPageShot(page, type, params.imageQuality, deps.maxFullPageHeightPx);
   return viewportShot(page, type, params.imageQuality);
@@ -107,6 +103,19 @@ async function printPdf(page: Page): Promise<CaptureResult> {
   const size = await page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
   const bytes = Buffer.from(await page.pdf({ printBackground: true, preferCSSPageSize: true }));
   return { bytes, format: 'pdf', contentType: CONTENT_TYPES.pdf, ...size };
+}
+
+/** The caller's selectors with the parameters they came in, for one syntax check before the page loads. */
+function namedSelectors(params: CaptureParams): NamedSelector[] {
+  const named: NamedSelector[] = [];
+  if (params.selector !== null) named.push({ param: 'selector', selector: params.selector });
+  if (params.waitForSelector !== null) {
+    named.push({ param: 'wait_for_selector', selector: params.waitForSelector });
+  }
+  if (params.removeSelectors.length > 0) {
+    named.push({ param: 'remove_selectors', selector: params.removeSelectors.join(',') });
+  }
+  return named;
 }
 
 /**
@@ -121,10 +130,11 @@ export async function capture(deps: CaptureDeps, params: CaptureParams): Promise
     await adBlocker?.enable(page);
     await blockRequests(page, { resourceTypes: params.blockResources, urls: params.blockUrls });
     const banners = params.removeCookieBanners ? await enableCookieBannerRemoval(page) : null;
+    await checkSelectors(page, namedSelectors(params));
 
     await navigate(lease, params, deps.navigationTimeoutMs);
     if (params.waitForSelector !== null) {
-      await waitForSelector(page, params.waitForSelector, 'wait_for_selector', deps.navigationTimeoutMs);
+      await waitForCss(page, params.waitForSelector, 'wait_for_selector', deps.navigationTimeoutMs);
     }
     if (banners !== null) await banners.settled(COOKIE_BANNER_WAIT_MS);
     if (params.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, params.delayMs));
