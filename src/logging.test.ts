@@ -15,11 +15,34 @@ describe('redactUrl', () => {
     );
   });
 
-  it('masks the password of a proxy URL but keeps its host', () => {
+  it('masks the credentials of a proxy URL but keeps its host, as the URL parser reads it', () => {
     const out = redactUrl(
       `/v1/capture?proxy=${encodeURIComponent('http://user:hunter2@proxy.example:8080')}`,
     );
-    expect(decodeURIComponent(out)).toBe('/v1/capture?proxy=http://[REDACTED]@proxy.example:8080');
+    expect(decodeURIComponent(out)).toBe('/v1/capture?proxy=http://[REDACTED]@proxy.example:8080/');
+  });
+
+  it.each([
+    ['http://user:S3CR3T@proxy.example:8080'],
+    ['http:user:S3CR3T@proxy.example:8080'],
+    ['http:/user:S3CR3T@proxy.example:8080'],
+    ['http:\\user:S3CR3T@proxy.example:8080'],
+    ['HTTP://user:S3CR3T@proxy.example:8080'],
+    ['\thttp://user:S3CR3T@proxy.example'],
+    ['ht\ttp://user:S3CR3T@proxy.example'],
+    ['https:///user:S3CR3T@proxy.example'],
+    ['socks5://user:S3CR3T@proxy.example:1080'],
+    ['http://:S3CR3T@proxy.example'],
+    ['http://us%ZZer:S3CR3T@proxy.example'],
+    ['http://user:S3CR3T@'],
+  ])('drops the credentials of %j however the URL parser accepts it', (value) => {
+    for (const name of ['proxy', 'storage_endpoint', 'url', 'PROXY', 'unknown_param']) {
+      for (const encoded of [encodeURIComponent(value), value.replaceAll('@', '%40'), value]) {
+        const out = redactUrl(`/v1/capture?${name}=${encoded}`);
+        expect(out).not.toContain('S3CR3T');
+        expect(decodeURIComponent(out.replaceAll('%ZZ', ''))).not.toContain('S3CR3T');
+      }
+    }
   });
 
   it('leaves URLs without credentials alone, including malformed escapes', () => {

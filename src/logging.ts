@@ -4,8 +4,13 @@ import type { LogLevel } from './config.js';
 /** Query parameters whose values are secrets: API keys, storage credentials, a hosted file's signature. */
 const SECRET_PARAMS = new Set(['x_api_key', 'access_key', 's3_secret_key', 's3_access_key_id', 'signature']);
 
-/** Parameters that may carry credentials in a URL's userinfo (`scheme://user:pass@host`). */
-const USERINFO_PARAMS = new Set(['proxy', 'storage_endpoint']);
+function decodedOrNull(text: string): string | null {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return null;
+  }
+}
 
 /** The request URL with every credential in its query replaced, so that it can be logged. */
 export function redactUrl(url: string): string {
@@ -17,27 +22,40 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       if (eq === -1) return pair;
-      let name: string;
-      try {
-        name = decodeURIComponent(pair.slice(0, eq).replaceAll('+', ' ')).toLowerCase();
-      } catch {
-        return pair;
-      }
-      if (SECRET_PARAMS.has(name)) return `${pair.slice(0, eq)}=[REDACTED]`;
-      if (USERINFO_PARAMS.has(name)) return `${pair.slice(0, eq)}=${redactUserinfo(pair.slice(eq + 1))}`;
-      return pair;
+      const name = pair.slice(0, eq);
+      const encoded = pair.slice(eq + 1);
+      if (SECRET_PARAMS.has((decodedOrNull(name) ?? name).toLowerCase())) return `${name}=[REDACTED]`;
+      // Read as Fastify's query parser reads it: a value with a malformed escape is kept as sent.
+      const value = decodedOrNull(encoded) ?? encoded;
+      // `%40` too: in a value kept as sent it may still be the @ the caller meant.
+      const lastAt = Math.max(value.lastIndexOf('@'), value.toLowerCase().lastIndexOf('%40'));
+      if (lastAt === -1) return pair;
+      const redacted = withoutUserinfo(value);
+      if (redacted !== value) return `${name}=${encodeURIComponent(redacted)}`;
+      // No URL with credentials, yet `something:secret@`: a mistyped proxy or endpoint still
+      // holds its password (an e-mail address has no colon before its @).
+      return value.slice(0, lastAt).includes(':') ? `${name}=[REDACTED]` : pair;
     });
   return `${url.slice(0, at)}?${pairs.join('&')}`;
 }
 
-function redactUserinfo(encoded: string): string {
-  let value: string;
+/**
+ * The value with the user name and password it carries as a URL replaced, read by the same
+ * WHATWG parser the service uses (so `http:user:pw@host`, `http:\\user:pw@host`, tabs and
+ * upper-case schemes are caught alike); the value itself when it is no URL or carries none.
+ */
+function withoutUserinfo(value: string): string {
+  let url: URL;
   try {
-    value = decodeURIComponent(encoded.replaceAll('+', ' '));
+    url = new URL(value);
   } catch {
-    return '[REDACTED]';
+    return value;
   }
-  return value.includes('@') ? encodeURIComponent(value.replace(/\/\/[^/]*@/, '//[REDACTED]@')) : encoded;
+  if (url.username === '' && url.password === '') return value;
+  url.username = '';
+  url.password = '';
+  const at = url.href.indexOf('//') + 2;
+  return `${url.href.slice(0, at)}[REDACTED]@${url.href.slice(at)}`;
 }
 
 /** Paths of logged objects that may hold a credential; pino replaces them before writing. */
@@ -76,7 +94,11 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
           host: req.hostname,
           ip: req.ip,
         }),
-        err: pino.stdSerializers.err,
+        // Node's URL errors carry the rejected text as `input`, which may hold a password.
+        err: (error: Error) => {
+          const { input: _input, ...serialized } = pino.stdSerializers.err(error) as Record<string, unknown>;
+          return serialized;
+        },
       },
     },
     destination ?? pino.destination(1),
