@@ -1,0 +1,99 @@
+import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { redactUrl } from '../logging.js';
+import type { RequestLog } from '../stats/request-log.js';
+
+/** A route's path as the stats see it: lower case, no trailing slash, `:param` as `{param}`. */
+function normalizedPath(route: string): string {
+  let end = route.length;
+  while (end > 1 && route[end - 1] === '/') end -= 1;
+  return (
+    route
+      .slice(0, end)
+      .toLowerCase()
+      .replace(/:([a-z_]+)/g, '{$1}') || '/'
+  );
+}
+
+const AUDITED = Symbol('audited');
+const SENT = Symbol('sent');
+
+interface AuditState {
+  [AUDITED]?: boolean;
+  [SENT]?: boolean;
+}
+
+/**
+ * Every request leaves one access line, and every authenticated one one request-log row (the
+ * row records whether the call was billed), whatever the client does. Fastify writes its
+ * completion only when the response finishes; a client that hangs up before the answer is sent
+ * never lets it finish, although the call ran and may have been billed (spec, Errors rule 3).
+ * So a request is also audited when its answer is handed over to a connection that is already
+ * gone, or when the connection goes while the answer is being written.
+ */
+export class Audit extends LogController {
+  private readonly lines: Logger;
+
+  constructor(
+    logger: Logger,
+    private readonly requestLog: RequestLog,
+    private readonly clock: Clock,
+  ) {
+    super();
+    // The line holds no secret (the URL's credentials are redacted here, headers are not
+    // logged) and plain fields only, so it skips the redaction pass, which costs more than
+    // writing the line; an error that ended the response goes through the redacting logger.
+    this.lines = logger.child({}, { redact: [] });
+  }
+
+  /** Installs the hooks that notice an answer no client will read. */
+  register(app: FastifyInstance): void {
+    app.addHook('onRequest', async (request, reply) => {
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished && (request as AuditState)[SENT]) this.complete(null, request, reply);
+      });
+    });
+    app.addHook('onSend', async (request, reply, payload) => {
+      (request as AuditState)[SENT] = true;
+      if (reply.raw.destroyed) this.complete(null, request, reply);
+      return payload;
+    });
+  }
+
+  override incomingRequest(): void {}
+
+  /** Fastify's own completion, when the response finished (or failed while written). */
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
+    this.complete(error, request, reply);
+  }
+
+  private complete(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
+    const state = request as AuditState;
+    if (state[AUDITED]) return;
+    state[AUDITED] = true;
+    const delivered = reply.raw.writableFinished;
+    const line = {
+      reqId: request.id,
+      method: request.method,
+      url: redactUrl(request.url),
+      ip: request.ip,
+      statusCode: reply.statusCode,
+      responseTime: Math.round(reply.elapsedTime * 10) / 10,
+      ...(delivered ? {} : { clientGone: true }),
+    };
+    if (error) request.log.error({ ...line, err: error }, 'request errored');
+    else this.lines.info(line, 'request completed');
+    if (request.auth === null) return;
+    this.requestLog.record({
+      account_id: request.auth.account.id,
+      key_id: request.auth.key.id,
+      engine: request.routeOptions.config.engine ?? 'other',
+      path: normalizedPath(request.routeOptions.url ?? request.url),
+      status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime),
+      billed: request.billed ? 1 : 0,
+      created_at: this.clock().toISOString(),
+    });
+  }
+}
