@@ -2,6 +2,8 @@ import { invalidParam, WebcapError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { AccountsTable } from '../store/schema.js';
+import { MAX_AMOUNT, MAX_RATE } from './amounts.js';
+import { parseIsoDate } from './iso-date.js';
 import { keysChanged } from './key-changes.js';
 
 /** An account as the rest of the service sees it. */
@@ -74,21 +76,21 @@ export function accountJson(account: Account) {
   };
 }
 
-function checkLimit(name: string, value: number | null | undefined): void {
+function checkLimit(name: string, value: number | null | undefined, max: number): void {
   if (value === undefined || value === null) return;
-  if (!Number.isSafeInteger(value) || value < 0) throw invalidParam(name, 'must be a non-negative integer');
+  if (!Number.isSafeInteger(value) || value < 0 || value > max) {
+    throw invalidParam(name, `must be an integer from 0 to ${max}`);
+  }
 }
 
 function checkPatch(patch: AccountPatch): void {
   if (patch.name !== undefined && patch.name.trim() === '') throw invalidParam('name', 'must not be empty');
-  checkLimit('monthly_quota', patch.monthlyQuota);
+  checkLimit('monthly_quota', patch.monthlyQuota, MAX_AMOUNT);
   if (patch.perSecond === 0) throw invalidParam('per_second', 'must be at least 1, or null for unlimited');
   if (patch.perMinute === 0) throw invalidParam('per_minute', 'must be at least 1, or null for unlimited');
-  checkLimit('per_second', patch.perSecond);
-  checkLimit('per_minute', patch.perMinute);
-  if (patch.billingAnchor !== undefined && Number.isNaN(Date.parse(patch.billingAnchor))) {
-    throw invalidParam('billing_anchor', 'must be an ISO 8601 date');
-  }
+  checkLimit('per_second', patch.perSecond, MAX_RATE);
+  checkLimit('per_minute', patch.perMinute, MAX_RATE);
+  if (patch.billingAnchor !== undefined) parseIsoDate(patch.billingAnchor, 'billing_anchor');
 }
 
 /** Creates an account; a taken slug is a conflict. */
@@ -107,7 +109,9 @@ export async function createAccount(db: Db, input: NewAccount, now: Date): Promi
     monthly_quota: input.monthlyQuota ?? null,
     per_second: input.perSecond ?? null,
     per_minute: input.perMinute ?? null,
-    billing_anchor: input.billingAnchor ? new Date(input.billingAnchor).toISOString() : stamp,
+    billing_anchor: input.billingAnchor
+      ? parseIsoDate(input.billingAnchor, 'billing_anchor').toISOString()
+      : stamp,
     created_at: stamp,
     updated_at: stamp,
     lock_seq: 0,
@@ -152,7 +156,9 @@ export async function updateAccount(db: Db, slug: string, patch: AccountPatch, n
   if (patch.monthlyQuota !== undefined) changes.monthly_quota = patch.monthlyQuota;
   if (patch.perSecond !== undefined) changes.per_second = patch.perSecond;
   if (patch.perMinute !== undefined) changes.per_minute = patch.perMinute;
-  if (patch.billingAnchor !== undefined) changes.billing_anchor = new Date(patch.billingAnchor).toISOString();
+  if (patch.billingAnchor !== undefined) {
+    changes.billing_anchor = parseIsoDate(patch.billingAnchor, 'billing_anchor').toISOString();
+  }
   await db.updateTable('accounts').set(changes).where('id', '=', account.id).execute();
   keysChanged(db);
   return getAccountBySlug(db, slug);

@@ -3,6 +3,8 @@ import type { Db } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { PacksTable } from '../store/schema.js';
 import { getAccountBySlug } from './accounts.js';
+import { MAX_AMOUNT, MAX_STORED_COUNT } from './amounts.js';
+import { parseIsoDate } from './iso-date.js';
 
 export interface Pack {
   readonly id: string;
@@ -30,7 +32,9 @@ export function packJson(pack: Pack, accountSlug: string) {
 }
 
 function checkAmount(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 1) throw invalidParam(name, 'must be a positive integer');
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_AMOUNT) {
+    throw invalidParam(name, `must be an integer from 1 to ${MAX_AMOUNT}`);
+  }
 }
 
 /** Adds a one-time pack; packs are drawn after the subscription quota, oldest purchase first. */
@@ -40,8 +44,7 @@ export async function addPack(
   now: Date,
 ): Promise<Pack> {
   checkAmount('total', input.total);
-  const purchasedAt = input.purchasedAt === undefined ? now : new Date(input.purchasedAt);
-  if (Number.isNaN(purchasedAt.getTime())) throw invalidParam('purchased_at', 'must be an ISO 8601 date');
+  const purchasedAt = input.purchasedAt === undefined ? now : parseIsoDate(input.purchasedAt, 'purchased_at');
   const account = await getAccountBySlug(db, input.accountSlug);
   const row: PacksTable = {
     id: newId('pack'),
@@ -83,12 +86,16 @@ export async function grantCredits(
     granted_at: now.toISOString(),
   };
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('credit_grants').values(grant).execute();
-    await trx
+    const updated = await trx
       .updateTable('accounts')
       .set((eb) => ({ credits_given: eb('credits_given', '+', input.amount) }))
       .where('id', '=', account.id)
-      .execute();
+      .where('credits_given', '<=', MAX_STORED_COUNT - input.amount)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) {
+      throw invalidParam('amount', `would take the account's credits past ${MAX_STORED_COUNT}`);
+    }
+    await trx.insertInto('credit_grants').values(grant).execute();
   });
   const totals = await db
     .selectFrom('accounts')

@@ -4,6 +4,8 @@ import type { Db } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { ApiKeysTable } from '../store/schema.js';
 import { type Account, fromAccountRow, getAccountBySlug } from './accounts.js';
+import { MAX_AMOUNT } from './amounts.js';
+import { parseIsoDate } from './iso-date.js';
 import { keysChanged } from './key-changes.js';
 
 export interface KeyQuotas {
@@ -105,17 +107,19 @@ export function keyJson(key: ApiKey, accountSlug: string) {
 
 function checkQuotas(quotas: Partial<KeyQuotas> | undefined): void {
   for (const [name, value] of Object.entries(quotas ?? {})) {
-    if (value !== null && value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
-      throw invalidParam(`quota_${name}`, 'must be a non-negative integer');
+    if (
+      value !== null &&
+      value !== undefined &&
+      (!Number.isSafeInteger(value) || value < 0 || value > MAX_AMOUNT)
+    ) {
+      throw invalidParam(`quota_${name}`, `must be an integer from 0 to ${MAX_AMOUNT}`);
     }
   }
 }
 
 function normalizeExpiry(expiresAt: string | null | undefined): string | null | undefined {
   if (expiresAt === undefined || expiresAt === null) return expiresAt;
-  const ms = Date.parse(expiresAt);
-  if (Number.isNaN(ms)) throw invalidParam('expires', 'must be an ISO 8601 date or date-time');
-  return new Date(ms).toISOString();
+  return parseIsoDate(expiresAt, 'expires').toISOString();
 }
 
 function checkCategory(category: string | undefined): void {

@@ -8,15 +8,21 @@ import {
   listAccounts,
   updateAccount,
 } from '../../billing/accounts.js';
+import { MAX_AMOUNT, MAX_RATE } from '../../billing/amounts.js';
 import { addPack, grantCredits, listLedger, listPacks, packJson } from '../../billing/balances.js';
 import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../../billing/keys.js';
 import { WebcapError } from '../../errors.js';
 import type { AppDeps } from '../app.js';
 import { Nullable } from '../schemas.js';
 
-const Count = Type.Integer({ minimum: 0 });
+const Count = Type.Integer({ minimum: 0, maximum: MAX_AMOUNT });
 const NullableCount = Nullable(Count);
-const NullableRate = Nullable(Type.Integer({ minimum: 1 }));
+const NullableRate = Nullable(Type.Integer({ minimum: 1, maximum: MAX_RATE }));
+/** Dates are checked strictly by the billing module (parseIsoDate); this only bounds their length. */
+const IsoDate = Type.String({
+  maxLength: 40,
+  description: 'ISO 8601 date or date-time, UTC unless an offset is given',
+});
 const Slug = Type.String({ minLength: 1, maxLength: 64 });
 const Quotas = Type.Object(
   {
@@ -36,7 +42,7 @@ const AccountCreate = Type.Object(
     per_second: Type.Optional(NullableRate),
     per_minute: Type.Optional(NullableRate),
     stats_enabled: Type.Optional(Type.Boolean()),
-    billing_anchor: Type.Optional(Type.String()),
+    billing_anchor: Type.Optional(IsoDate),
   },
   { additionalProperties: false },
 );
@@ -49,7 +55,7 @@ const AccountUpdate = Type.Object(
     per_second: Type.Optional(NullableRate),
     per_minute: Type.Optional(NullableRate),
     stats_enabled: Type.Optional(Type.Boolean()),
-    billing_anchor: Type.Optional(Type.String()),
+    billing_anchor: Type.Optional(IsoDate),
   },
   { additionalProperties: false },
 );
@@ -59,7 +65,7 @@ const KeyCreate = Type.Object(
     account: Slug,
     alias: Type.Optional(Type.String({ maxLength: 200 })),
     category: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-    expires: Type.Optional(Nullable(Type.String())),
+    expires: Type.Optional(Nullable(IsoDate)),
     quotas: Type.Optional(Quotas),
   },
   { additionalProperties: false },
@@ -70,7 +76,7 @@ const KeyUpdate = Type.Object(
     alias: Type.Optional(Type.String({ maxLength: 200 })),
     category: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
     active: Type.Optional(Type.Boolean()),
-    expires: Type.Optional(Nullable(Type.String())),
+    expires: Type.Optional(Nullable(IsoDate)),
     quotas: Type.Optional(Quotas),
   },
   { additionalProperties: false },
@@ -78,16 +84,16 @@ const KeyUpdate = Type.Object(
 
 const PackCreate = Type.Object(
   {
-    total: Type.Integer({ minimum: 1 }),
+    total: Type.Integer({ minimum: 1, maximum: MAX_AMOUNT }),
     title: Type.Optional(Type.String({ maxLength: 200 })),
-    purchased_at: Type.Optional(Type.String()),
+    purchased_at: Type.Optional(IsoDate),
   },
   { additionalProperties: false },
 );
 
 const CreditGrant = Type.Object(
   {
-    amount: Type.Integer({ minimum: 1 }),
+    amount: Type.Integer({ minimum: 1, maximum: MAX_AMOUNT }),
     note: Type.Optional(Type.String({ maxLength: 500 })),
   },
   { additionalProperties: false },
