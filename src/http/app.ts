@@ -11,13 +11,14 @@ import type { Reservations } from '../billing/reservations.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { CaptureDeps } from '../engines/capture/capture.js';
+import { WebcapError } from '../errors.js';
 import type { NetworkGuard } from '../net/guard.js';
 import type { RequestLog } from '../stats/request-log.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Store } from '../store/db.js';
-import { AccessLog } from './access-log.js';
+import { Audit } from './audit.js';
 import { authenticate } from './auth.js';
-import { registerErrorHandling } from './errors.js';
+import { clientError, frameworkError, registerErrorHandling } from './errors.js';
 import type { MeteringDeps } from './metering.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
@@ -49,20 +50,11 @@ export interface AppDeps {
 
 export type App = FastifyInstance;
 
-/** A route's path as the stats see it: lower case, no trailing slash, `:param` as `{param}`. */
-function normalizedPath(route: string): string {
-  return (
-    route
-      .toLowerCase()
-      .replace(/\/+$/, '')
-      .replace(/:([a-z_]+)/g, '{$1}') || '/'
-  );
-}
-
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the Fastify app without listening, so tests can inject requests in-process. */
 export async function buildApp(deps: AppDeps): Promise<App> {
+  const audit = new Audit(deps.logger, deps.requestLog, deps.clock);
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.config.bodyLimitBytes,
@@ -72,9 +64,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
-    // One line per request, written when it ends, rather than Fastify's two.
-    logController: new AccessLog(deps.logger),
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
+    // One access line per request, written when it ends, rather than Fastify's two.
+    logController: audit,
+    ajv: {
+      customOptions: {
+        coerceTypes: 'array',
+        removeAdditional: false,
+        allErrors: false,
+        // ajv 8's strictNumbers check is skipped for a value it has just coerced from text, so
+        // "Infinity" or "1e400" passed as finite; without it a coerced value meets the bounds,
+        // which every numeric parameter has (test/schemas.test.ts checks), and fails there.
+        strictNumbers: false,
+      },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app);
@@ -88,7 +92,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   } satisfies MeteringDeps);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Fastify answers HEAD with the GET handler, which would do the whole work and bill it for
+    // a body nobody receives.
+    if (request.method === 'HEAD' && request.routeOptions.config.billable) {
+      const url = request.routeOptions.url ?? '';
+      const allow = app.hasRoute({ method: 'POST', url }) ? 'GET, POST' : 'GET';
+      throw new WebcapError('method_not_allowed', `HEAD would run a billable call; use ${allow}`, {
+        headers: { allow },
+      });
+    }
   });
+  // Every authenticated call leaves a row (the stats snapshot and operators read them), and
+  // every request one access line, even when the client hangs up first.
+  audit.register(app);
   // The one place where keys are checked: every route that sets config.auth goes through it,
   // before validation, so a caller without a valid key learns nothing about the parameters.
   app.addHook('preValidation', async (request) => {
@@ -96,21 +112,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (generation !== undefined) {
       request.auth = await authenticate(deps.keys, deps.clock, request, generation);
     }
-  });
-
-  // Every authenticated call leaves a row: the stats snapshot and operators read them.
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.auth === null) return;
-    deps.requestLog.record({
-      account_id: request.auth.account.id,
-      key_id: request.auth.key.id,
-      engine: request.routeOptions.config.engine ?? 'other',
-      path: normalizedPath(request.routeOptions.url ?? request.url),
-      status: reply.statusCode,
-      duration_ms: Math.round(reply.elapsedTime),
-      billed: request.billed ? 1 : 0,
-      created_at: deps.clock().toISOString(),
-    });
   });
 
   await app.register(formbody, { bodyLimit: deps.config.bodyLimitBytes });

@@ -19,6 +19,8 @@ declare module 'fastify' {
     auth?: ApiGeneration;
     /** The engine slug of the stats catalog this route belongs to. */
     engine?: string;
+    /** Set on routes whose success is billed: HEAD is refused there (docs/security.md). */
+    billable?: true;
   }
   interface FastifyRequest {
     auth: AuthContext | null;

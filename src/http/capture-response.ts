@@ -102,7 +102,9 @@ export async function sendCapture(
 ): Promise<FastifyReply> {
   const auth = request.auth;
   if (auth === null) throw new WebcapError('invalid_key');
-  if (delivery.s3 !== null) checkCallerBucket(delivery.s3);
+  // Everything that can be refused is refused before a unit is reserved or a browser is used.
+  const bucket = delivery.s3 === null ? null : checkCallerBucket(delivery.s3);
+  if (bucket?.endpoint) await deps.guard.checkTarget(bucket.endpoint, 'storage_endpoint');
   await deps.guard.checkTarget(params.url, 'url');
   if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
   let cached: CacheLookup | null = null;

@@ -67,10 +67,10 @@ const WaitEventSchema = Type.Enum([...WAIT_EVENTS]);
 export const V1CaptureQuery = Type.Object(
   {
     ...common,
-    x_api_key: Type.Optional(Type.String()),
+    x_api_key: Type.Optional(Type.String({ maxLength: 256 })),
     full_page_scroll: Type.Optional(Flag),
     image_quality: Type.Optional(
-      Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: '1-100, default 80' }),
+      Type.String({ maxLength: 3, pattern: '^(100|[1-9][0-9]?)$', description: '1-100, default 80' }),
     ),
     wait_until: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 4 })),
   },
@@ -81,7 +81,7 @@ export const V1CaptureQuery = Type.Object(
 export const LegacyCaptureParams = Type.Object(
   {
     ...common,
-    access_key: Type.Optional(Type.String()),
+    access_key: Type.Optional(Type.String({ maxLength: 256 })),
     full_page_scroll: Type.Optional(Flag),
     image_quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     wait_until: Type.Optional(WaitEventSchema),
@@ -109,6 +109,17 @@ function list(raw: string | undefined): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '');
+}
+
+/** block_urls entries are matched against every request a page makes; their count is bounded too. */
+const MAX_BLOCK_URLS = 100;
+
+function blockUrls(raw: string | undefined): string[] {
+  const items = list(raw);
+  if (items.length > MAX_BLOCK_URLS) {
+    throw invalidParam('block_urls', `has more than ${MAX_BLOCK_URLS} entries`);
+  }
+  return items;
 }
 
 function resourceTypes(raw: string | undefined): ResourceType[] {
@@ -170,7 +181,7 @@ export function captureRequest(
     removeAds: flag(input.remove_ads),
     removeCookieBanners: 'remove_cookie_banners' in input ? flag(input.remove_cookie_banners) : false,
     blockResources: resourceTypes(input.block_resources),
-    blockUrls: list(input.block_urls),
+    blockUrls: blockUrls(input.block_urls),
     delayMs: Math.round((input.delay ?? 0) * 1000),
     waitUntil: waitEvents(input.wait_until),
     waitForSelector: input.wait_for_selector ?? null,

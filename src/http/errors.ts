@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode, WebcapError } from '../errors.js';
 
 /** Status and the spec's message for each error code (spec "Errors", DESIGN.md §2). */
@@ -9,8 +11,12 @@ const RESPONSES: Record<ErrorCode, { status: number; message: string }> = {
   insufficient_credits: { status: 402, message: 'Insufficient credits' },
   forbidden: { status: 403, message: 'Forbidden' },
   not_found: { status: 404, message: 'Not Found' },
+  method_not_allowed: { status: 405, message: 'Method Not Allowed' },
   conflict: { status: 409, message: 'Conflict' },
   payload_too_large: { status: 413, message: 'Payload Too Large' },
+  uri_too_long: { status: 414, message: 'URI Too Long' },
+  headers_too_large: { status: 431, message: 'Request Header Fields Too Large' },
+  request_timeout: { status: 408, message: 'Request Timeout' },
   target_unreachable: { status: 400, message: 'Bad Request: page could not be loaded' },
   blocked: { status: 400, message: 'Bad Request: blocked by the network policy' },
   timeout: { status: 500, message: 'Internal Error: timeout' },
@@ -104,4 +110,41 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendError(reply, mapped);
   });
   app.setNotFoundHandler((_request, reply) => sendError(reply, new WebcapError('not_found')));
+}
+
+/**
+ * Errors Fastify's router raises before any route runs (its `frameworkErrors` option): a path
+ * with a malformed %-escape, or a path parameter longer than the router takes.
+ */
+export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const mapped =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new WebcapError('uri_too_long')
+      : new WebcapError('bad_request', 'the request path is malformed');
+  void sendError(reply, mapped);
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before Fastify sees a request (its `clientError`
+ * event: headers or request line too large, malformed requests, a client too slow to send its
+ * headers) in the same `{"error"}` shape, then closes the connection.
+ */
+export function clientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset connection has nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const mapped =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new WebcapError('headers_too_large')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new WebcapError('request_timeout')
+        : new WebcapError('bad_request', 'the request is malformed');
+  const { status, body } = errorResponse(mapped);
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(error);
 }

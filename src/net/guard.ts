@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { Config } from '../config.js';
+import { WebcapError } from '../errors.js';
 import { NetworkPolicy } from './address-policy.js';
 import { EgressProxy } from './egress-proxy.js';
 import { GuardedFetcher } from './guarded-fetch.js';
@@ -75,8 +76,16 @@ export class NetworkGuard {
    * not resolve). The proxy and the fetcher check again on every connection and redirect.
    */
   async checkTarget(raw: string, param: string): Promise<void> {
-    const target = parseTargetUrl(raw, this.policy, param);
-    if (!target.ipLiteral) await resolvePinned(target.host, target.port, this.policy, this.resolver);
+    try {
+      const target = parseTargetUrl(raw, this.policy, param);
+      if (!target.ipLiteral) await resolvePinned(target.host, target.port, this.policy, this.resolver);
+    } catch (error) {
+      // The page's URL is the call's subject; any other URL a caller gives is named in its refusal.
+      if (error instanceof WebcapError && error.code === 'blocked' && param !== 'url' && param !== 'query') {
+        throw new WebcapError('blocked', `${param} ${error.detail}`, { cause: error });
+      }
+      throw error;
+    }
   }
 
   /** A caller's proxy must itself be an allowed destination. */

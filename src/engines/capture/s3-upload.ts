@@ -103,7 +103,9 @@ function checkEndpoint(raw: string): string {
   if (url.search !== '' || url.hash !== '') {
     throw invalidParam('storage_endpoint', 'must not have a query or fragment');
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  let end = url.pathname.length;
+  while (end > 0 && url.pathname[end - 1] === '/') end -= 1;
+  return `${url.origin}${url.pathname.slice(0, end)}`;
 }
 
 /** Checks the s3_* parameters and storage_endpoint; throws invalidParam naming the first bad one. Call it before rendering. */

@@ -9,7 +9,7 @@ import { captureRequest, LegacyCaptureParams } from '../capture-schema.js';
  */
 export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const config = { auth: 'legacy' as const, engine: 'capture' };
+    const config = { auth: 'legacy' as const, engine: 'capture', billable: true as const };
     const tags = ['legacy'];
     const security = [{ legacyKey: [] }];
     app.get(

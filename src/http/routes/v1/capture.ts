@@ -9,7 +9,7 @@ export function captureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/capture',
       {
-        config: { auth: 'v1', engine: 'capture' },
+        config: { auth: 'v1', engine: 'capture', billable: true },
         schema: {
           tags: ['capture'],
           summary: 'Screenshot or PDF of a page',

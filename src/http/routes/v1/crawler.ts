@@ -10,7 +10,7 @@ const CrawlerQuery = Type.Object(
     query: Type.String({ minLength: 1, maxLength: 8192, description: 'page URL, http or https' }),
     allow_redirects: Type.Optional(Flag),
     return_page_source: Type.Optional(Flag),
-    x_api_key: Type.Optional(Type.String()),
+    x_api_key: Type.Optional(Type.String({ maxLength: 256 })),
   },
   { additionalProperties: false },
 );
@@ -21,7 +21,7 @@ export function crawlerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/website/crawler',
       {
-        config: { auth: 'v1', engine: 'website-crawler' },
+        config: { auth: 'v1', engine: 'website-crawler', billable: true },
         schema: {
           tags: ['crawler'],
           summary: "A page's raw HTML, without rendering",

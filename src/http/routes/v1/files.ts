@@ -12,7 +12,7 @@ export interface FilesDeps {
   readonly clock: Clock;
 }
 
-const Params = Type.Object({ id: Type.String({ pattern: FILE_ID_PATTERN }) });
+const Params = Type.Object({ id: Type.String({ maxLength: 80, pattern: FILE_ID_PATTERN }) });
 const Query = Type.Object({
   expires: Type.Integer({ minimum: 0, maximum: 253_402_300_799 }),
   // Any text is accepted here: a signature of the wrong shape is a forged link (403), not bad input.
