@@ -22,6 +22,9 @@ describe('loadConfig', () => {
       fetchTimeoutMs: 30_000,
       keyCacheTtlMs: 1000,
       blobMemoryCacheBytes: 64 * 1_048_576,
+      databaseConnectTimeoutMs: 5000,
+      databaseQueryTimeoutMs: 10_000,
+      redisCommandTimeoutMs: 1000,
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(loadConfig({ KEY_CACHE_TTL_MS: '0' }).keyCacheTtlMs).toBe(0);
@@ -58,6 +61,8 @@ describe('loadConfig', () => {
       maxMemoryBytes: 2048 * 1024 * 1024,
       maxFullPageHeightPx: 20_000,
       prewarm: true,
+      launchBackoffMs: 1000,
+      launchBackoffMaxMs: 30_000,
     });
     const tuned = loadConfig({
       BROWSER_CONCURRENCY: '4',
@@ -72,6 +77,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RENDER_TIMEOUT_MS: '5000', NAVIGATION_TIMEOUT_MS: '5000' })).toThrow(
       'NAVIGATION_TIMEOUT_MS must be below RENDER_TIMEOUT_MS (5000) (got "5000")',
     );
+    expect(
+      loadConfig({ BROWSER_LAUNCH_BACKOFF_MS: '500', BROWSER_LAUNCH_BACKOFF_MAX_MS: '4000' }).browser,
+    ).toMatchObject({ launchBackoffMs: 500, launchBackoffMaxMs: 4000 });
+    expect(() =>
+      loadConfig({ BROWSER_LAUNCH_BACKOFF_MS: '5000', BROWSER_LAUNCH_BACKOFF_MAX_MS: '4000' }),
+    ).toThrow('BROWSER_LAUNCH_BACKOFF_MAX_MS must be at least BROWSER_LAUNCH_BACKOFF_MS (5000) (got "4000")');
   });
 
   it('treats an empty variable as unset', () => {

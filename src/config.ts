@@ -30,6 +30,10 @@ export interface Config {
   readonly port: number;
   readonly dataDir: string;
   readonly database: DatabaseConfig;
+  /** PostgreSQL: longest wait for a connection (opening one, or a free one from the pool). */
+  readonly databaseConnectTimeoutMs: number;
+  /** PostgreSQL: longest wait for the answer to one query; the connection is dropped past it. */
+  readonly databaseQueryTimeoutMs: number;
   /** Bearer token of the admin HTTP API; null turns the admin API off. */
   readonly adminToken: string | null;
   readonly bootstrapQuota: number;
@@ -40,6 +44,8 @@ export interface Config {
   readonly publicBaseUrl: string | null;
   /** Redis for the shared rate-limit store; null keeps limits in process memory. */
   readonly redisUrl: string | null;
+  /** Longest wait for Redis to answer one command; past it the caps are counted in this process. */
+  readonly redisCommandTimeoutMs: number;
   readonly blobs: BlobStoreConfig;
   /** Bytes of recently read or written blobs (cache entries, hosted files) kept in memory; 0 keeps none. */
   readonly blobMemoryCacheBytes: number;
@@ -81,6 +87,10 @@ export interface BrowserConfig {
   readonly maxFullPageHeightPx: number;
   /** Launch the browser and load the ad blocker at start rather than on first use. */
   readonly prewarm: boolean;
+  /** Wait after a failed launch before the next attempt; it doubles with each failure in a row... */
+  readonly launchBackoffMs: number;
+  /** ...up to this. */
+  readonly launchBackoffMaxMs: number;
 }
 
 /** A variable that does not parse: the message names it and what it expects. */
@@ -204,6 +214,15 @@ function browserConfig(env: Env): BrowserConfig {
       String(navigationTimeoutMs),
     );
   }
+  const launchBackoffMs = read(env, integer('BROWSER_LAUNCH_BACKOFF_MS', 1000, 100, 600_000));
+  const launchBackoffMaxMs = read(env, integer('BROWSER_LAUNCH_BACKOFF_MAX_MS', 30_000, 100, 3_600_000));
+  if (launchBackoffMaxMs < launchBackoffMs) {
+    throw new ConfigError(
+      'BROWSER_LAUNCH_BACKOFF_MAX_MS',
+      `at least BROWSER_LAUNCH_BACKOFF_MS (${launchBackoffMs})`,
+      String(launchBackoffMaxMs),
+    );
+  }
   return Object.freeze({
     executablePath: read(env, text('CHROMIUM_PATH', DEFAULT_CHROMIUM_PATH)) ?? DEFAULT_CHROMIUM_PATH,
     concurrency: read(env, integer('BROWSER_CONCURRENCY', 2, 1, 64)),
@@ -219,6 +238,8 @@ function browserConfig(env: Env): BrowserConfig {
       expected: 'true or false',
       parse: (raw) => (raw === 'true' ? true : raw === 'false' ? false : undefined),
     }),
+    launchBackoffMs,
+    launchBackoffMaxMs,
   });
 }
 
@@ -240,6 +261,8 @@ export function loadConfig(env: Env): Config {
     port: read(env, integer('PORT', 8080, 0, 65535)),
     dataDir,
     database,
+    databaseConnectTimeoutMs: read(env, integer('DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000)),
+    databaseQueryTimeoutMs: read(env, integer('DATABASE_QUERY_TIMEOUT_MS', 10_000, 100, 3_600_000)),
     adminToken: read(
       env,
       text('WEBCAP_ADMIN_TOKEN', null, /^\S{16,}$/, 'at least 16 characters without spaces'),
@@ -263,6 +286,7 @@ export function loadConfig(env: Env): Config {
     bodyLimitBytes: read(env, integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600)),
     publicBaseUrl: read(env, httpUrl('PUBLIC_BASE_URL', ['http:', 'https:']))?.replace(/\/+$/, '') ?? null,
     redisUrl: read(env, httpUrl('REDIS_URL', ['redis:', 'rediss:'])),
+    redisCommandTimeoutMs: read(env, integer('REDIS_COMMAND_TIMEOUT_MS', 1000, 10, 60_000)),
     blobs: blobStoreConfig(env, dataDir),
     blobMemoryCacheBytes: read(env, integer('BLOB_MEMORY_CACHE_MB', 64, 0, 65_536)) * 1_048_576,
     // A week at most: a link is a bearer credential, and S3's presigned URLs stop there too.

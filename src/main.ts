@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { KeyCache } from './billing/key-cache.js';
-import { RateCaps } from './billing/rate-caps.js';
+import { capsRedisClient, RateCaps } from './billing/rate-caps.js';
 import { Reservations } from './billing/reservations.js';
 import { type AdBlocker, loadAdBlocker } from './browser/ad-blocker.js';
 import { chromiumArgs } from './browser/chromium-args.js';
@@ -17,6 +16,7 @@ import type { Resolver } from './net/resolve.js';
 import { RequestLog } from './stats/request-log.js';
 import type { BlobStore } from './store/blobs.js';
 import { FsBlobStore } from './store/blobs-fs.js';
+import { GuardedBlobStore } from './store/blobs-guarded.js';
 import { MemoryCachedBlobStore } from './store/blobs-memory.js';
 import { S3BlobStore } from './store/blobs-s3.js';
 import { openStore, type Store } from './store/db.js';
@@ -47,8 +47,13 @@ export interface RuntimeOptions {
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const store = await openStore(config.database);
-  const redis = config.redisUrl === null ? null : new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  const store = await openStore(config.database, {
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+    logger,
+  });
+  const redis =
+    config.redisUrl === null ? null : capsRedisClient(config.redisUrl, config.redisCommandTimeoutMs, logger);
   const caps = new RateCaps(redis);
   const keys = new KeyCache(store.db, config.keyCacheTtlMs);
   const reservations = new Reservations(store.db, clock, config.reservationHoldMs);
@@ -57,10 +62,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     config.blobs.kind === 's3'
       ? new S3BlobStore(config.blobs, clock)
       : new FsBlobStore(config.blobs.dir, clock);
-  const blobs =
+  const blobs = new GuardedBlobStore(
     config.blobMemoryCacheBytes > 0
       ? new MemoryCachedBlobStore(stored, config.blobMemoryCacheBytes, clock)
-      : stored;
+      : stored,
+    logger,
+  );
   const signingSecret = await resolveSigningSecret(store.db, config.signingSecret);
   const guard = await NetworkGuard.start(config, options.resolver);
   const pool = new BrowserPool({

@@ -23,6 +23,10 @@ export interface PoolOptions {
   readonly recycleAfterRenders: number;
   /** ...or when its process tree uses more memory than this. */
   readonly maxMemoryBytes: number;
+  /** Wait after a failed launch before the next attempt, doubling with each failure in a row... */
+  readonly launchBackoffMs: number;
+  /** ...up to this. */
+  readonly launchBackoffMaxMs: number;
   readonly egress: EgressRoutes;
   readonly logger: Logger;
 }
@@ -72,6 +76,9 @@ export class BrowserPool {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private closed = false;
+  /** Launches that failed in a row, and when (performance.now()) the next one may be tried. */
+  private launchFailures = 0;
+  private nextLaunchAt = 0;
 
   constructor(private readonly options: PoolOptions) {}
 
@@ -183,45 +190,65 @@ export class BrowserPool {
     }
   }
 
+  /**
+   * The browser new calls go to, launched when there is none. A launch that fails is not tried
+   * again before a back-off (launchBackoffMs, doubling with each failure in a row up to
+   * launchBackoffMaxMs) has passed, so that a burst of calls on a browser that cannot start is a
+   * burst of quick 503s, not of launches; the calls in between are told when to come back.
+   */
   private generation(): Promise<Generation> {
     if (this.closed) return Promise.reject(new WebcapError('unavailable', 'the browser pool is closed'));
     if (this.current === null) {
-      const launching = this.launch();
+      const waitMs = this.nextLaunchAt - performance.now();
+      if (waitMs > 0) return Promise.reject(this.cannotStart(waitMs));
+      const launching = this.launch().then(
+        (generation) => {
+          this.launchFailures = 0;
+          return generation;
+        },
+        (error: unknown) => {
+          const backoffMs = Math.min(
+            this.options.launchBackoffMaxMs,
+            this.options.launchBackoffMs * 2 ** this.launchFailures,
+          );
+          this.launchFailures += 1;
+          this.nextLaunchAt = performance.now() + backoffMs;
+          if (this.current === launching) this.current = null;
+          this.options.logger.error(
+            { err: error, executable: this.options.executablePath, failures: this.launchFailures, backoffMs },
+            'browser launch failed',
+          );
+          throw this.cannotStart(backoffMs, error);
+        },
+      );
       this.current = launching;
-      launching.catch(() => {
-        if (this.current === launching) this.current = null;
-      });
+      launching.catch(() => undefined);
     }
     return this.current;
   }
 
+  private cannotStart(waitMs: number, cause?: unknown): WebcapError {
+    return new WebcapError('unavailable', 'the browser could not be started; retry later', {
+      retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+      cause,
+    });
+  }
+
   private async launch(): Promise<Generation> {
-    let browser: Browser;
-    try {
-      browser = await puppeteer.launch({
-        executablePath: this.options.executablePath,
-        headless: true,
-        args: [...this.options.args],
-        defaultViewport: null,
-        // Over a pipe, Chromium quits when this process dies, even by SIGKILL: no orphaned browsers.
-        pipe: true,
-        // Nothing reads the Audits domain's issue reports (cookie, CSP, mixed-content warnings...),
-        // which a real page can send by the dozen.
-        issuesEnabled: false,
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
-    } catch (error) {
-      this.options.logger.error(
-        { err: error, executable: this.options.executablePath },
-        'browser launch failed',
-      );
-      throw new WebcapError('unavailable', 'the browser could not be started; retry later', {
-        retryAfterSeconds: 5,
-        cause: error,
-      });
-    }
+    const browser = await puppeteer.launch({
+      executablePath: this.options.executablePath,
+      headless: true,
+      args: [...this.options.args],
+      defaultViewport: null,
+      // Over a pipe, Chromium quits when this process dies, even by SIGKILL: no orphaned browsers.
+      pipe: true,
+      // Nothing reads the Audits domain's issue reports (cookie, CSP, mixed-content warnings...),
+      // which a real page can send by the dozen.
+      issuesEnabled: false,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
     const pid = browser.process()?.pid;
     if (pid === undefined) {
       await browser.close();

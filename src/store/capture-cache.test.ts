@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WebcapError } from '../errors.js';
+import type { BlobStore } from './blobs.js';
 import { FsBlobStore } from './blobs-fs.js';
 import { cacheKey, getCached, putCached } from './capture-cache.js';
 
@@ -108,5 +110,23 @@ describe('getCached / putCached', () => {
     await putCached(blobs, key, Buffer.from('new'), 'image/png', 7200, t0);
     now = new Date(t0.getTime() + 5_000_000);
     expect((await getCached(blobs, key))?.bytes.toString()).toBe('new');
+  });
+
+  it('reads an unavailable store as a miss and keeps nothing in it, without failing; other errors fail', async () => {
+    const failingWith = (error: Error): BlobStore => ({
+      put: () => Promise.reject(error),
+      get: () => Promise.reject(error),
+      delete: () => Promise.reject(error),
+      sweepExpired: () => Promise.reject(error),
+      close: () => Promise.resolve(),
+    });
+    const key = cacheKey(PARAMS, 'acc_1');
+    const now = new Date('2030-01-01T00:00:00.000Z');
+    const down = failingWith(new WebcapError('unavailable', 'file storage failed'));
+    expect(await getCached(down, key)).toBeNull();
+    await expect(putCached(down, key, Buffer.from('png'), 'image/png', 3600, now)).resolves.toBeUndefined();
+    const broken = failingWith(new Error('a bug'));
+    await expect(getCached(broken, key)).rejects.toThrow('a bug');
+    await expect(putCached(broken, key, Buffer.from('png'), 'image/png', 3600, now)).rejects.toThrow('a bug');
   });
 });

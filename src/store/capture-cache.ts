@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
+import { WebcapError } from '../errors.js';
 import type { BlobStore, StoredBlob } from './blobs.js';
 
 /*
  * The capture cache (`cache=true`): rendered bytes in the blob store under `cache/<key>`, expiring
- * after `cache_ttl` through the store's own expiry, so a sweep reclaims them like any blob.
+ * after `cache_ttl` through the store's own expiry, so a sweep reclaims them like any blob. The
+ * cache is a shortcut, never a reason for a call to fail: while the store is unavailable, reads
+ * are misses and writes keep nothing (the store logs why; docs/decisions.md).
  */
 
 // Parameters that decide what happens to the bytes, or who asks, but not the bytes themselves.
@@ -50,16 +53,26 @@ function blobKey(key: string): string {
   return `cache/${key}`;
 }
 
-/** The cached capture under the key, or null when there is none or it has expired. */
-export function getCached(blobs: BlobStore, key: string): Promise<StoredBlob | null> {
-  return blobs.get(blobKey(key));
+function isUnavailable(error: unknown): boolean {
+  return error instanceof WebcapError && error.code === 'unavailable';
+}
+
+/** The cached capture under the key, or null when there is none, it has expired, or the store is unavailable. */
+export async function getCached(blobs: BlobStore, key: string): Promise<StoredBlob | null> {
+  try {
+    return await blobs.get(blobKey(key));
+  } catch (error) {
+    if (isUnavailable(error)) return null;
+    throw error;
+  }
 }
 
 /**
  * Caches a capture under the key until now + ttlSeconds, replacing any earlier entry. metadata
  * carries what a hit needs besides the bytes (a capture's width and height), as blob metadata.
+ * A store that is unavailable keeps nothing, and the capture is delivered all the same.
  */
-export function putCached(
+export async function putCached(
   blobs: BlobStore,
   key: string,
   bytes: Uint8Array,
@@ -69,5 +82,9 @@ export function putCached(
   metadata: Readonly<Record<string, string>> = {},
 ): Promise<void> {
   const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
-  return blobs.put(blobKey(key), bytes, { contentType, expiresAt, metadata });
+  try {
+    await blobs.put(blobKey(key), bytes, { contentType, expiresAt, metadata });
+  } catch (error) {
+    if (!isUnavailable(error)) throw error;
+  }
 }

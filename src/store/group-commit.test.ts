@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WebcapError } from '../errors.js';
 import { GroupCommit } from './group-commit.js';
 
 describe('GroupCommit', () => {
@@ -38,5 +39,17 @@ describe('GroupCommit', () => {
     const results = await Promise.allSettled([1, 2, 3].map((n) => group.submit(n)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(results[1]).toMatchObject({ reason: new Error('two is refused') });
+  });
+
+  it('refuses every item of a batch at once when the store is unavailable, without a retry each', async () => {
+    let writes = 0;
+    const down = new WebcapError('unavailable', 'database unreachable');
+    const group = new GroupCommit<number, number>(async () => {
+      writes += 1;
+      throw down;
+    });
+    const results = await Promise.allSettled([1, 2, 3].map((n) => group.submit(n)));
+    expect(results).toEqual([1, 2, 3].map(() => ({ status: 'rejected', reason: down })));
+    expect(writes).toBe(1);
   });
 });

@@ -1,3 +1,5 @@
+import { WebcapError } from '../errors.js';
+
 interface Pending<I, O> {
   readonly item: I;
   readonly resolve: (value: O) => void;
@@ -8,7 +10,8 @@ interface Pending<I, O> {
  * Group commit: items submitted while a batch is being written wait and go together in the next
  * one, so that N concurrent callers pay for one transaction instead of N. An idle caller waits one
  * turn of the event loop (so that requests read in the same turn share a batch), never a timer.
- * A batch that fails is retried one item at a time, so one caller's failure is never another's.
+ * A batch that fails is retried one item at a time, so one caller's failure is never another's;
+ * unless the store was unavailable, which every item would run into again, one wait after another.
  */
 export class GroupCommit<I, O> {
   private queue: Pending<I, O>[] = [];
@@ -37,8 +40,8 @@ export class GroupCommit<I, O> {
         const results = await this.write(batch.map((p) => p.item));
         for (const [i, p] of batch.entries()) p.resolve(results[i] as O);
       } catch (error) {
-        if (batch.length === 1) {
-          batch[0]?.reject(error);
+        if (batch.length === 1 || (error instanceof WebcapError && error.code === 'unavailable')) {
+          for (const p of batch) p.reject(error);
           continue;
         }
         for (const p of batch) {
