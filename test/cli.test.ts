@@ -1,8 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cliJson, runCli, type ServerProcess, startServer } from './helpers/cli.js';
 import { DIALECTS, databaseEnv, dropDatabase, freshDatabase, tempDir } from './helpers/databases.js';
 
 const ADMIN = 'cli-test-admin-token-000';
+
+// Each test starts several processes (the CLI from source, servers); on a loaded 2-core machine
+// one test has taken 27 s of the default 30.
+vi.setConfig({ testTimeout: 120_000 });
 
 describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dialect) => {
   const dataDir = tempDir();

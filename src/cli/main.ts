@@ -4,7 +4,6 @@ import { type Config, ConfigError, configFromProcess } from '../config.js';
 import { WebcapError } from '../errors.js';
 import { errorResponse } from '../http/errors.js';
 import { adminCommand } from './admin.js';
-import { serve } from './serve.js';
 
 /** Parsed lazily so that `webcap --help` works even with a bad environment. */
 let parsed: Config | undefined;
@@ -19,7 +18,12 @@ const program = new Command('webcap')
 program
   .command('serve')
   .description('run the HTTP API (HOST, PORT and the rest from the environment)')
-  .action(() => serve(config()));
+  // Loaded only for `serve`: the browser, HTTP and storage stack costs seconds to import, which
+  // every admin command would otherwise pay.
+  .action(async () => {
+    const { serve } = await import('./serve.js');
+    await serve(config());
+  });
 program.addCommand(adminCommand(config));
 
 try {
