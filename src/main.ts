@@ -6,6 +6,7 @@ import { Reservations } from './billing/reservations.js';
 import { type AdBlocker, loadAdBlocker } from './browser/ad-blocker.js';
 import { chromiumArgs } from './browser/chromium-args.js';
 import { BrowserPool } from './browser/pool.js';
+import type { CallDeps } from './calls/capture.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { CaptureDeps } from './engines/capture/capture.js';
@@ -92,20 +93,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     navigationTimeoutMs: config.browser.navigationTimeoutMs,
     maxFullPageHeightPx: config.browser.maxFullPageHeightPx,
   };
-  const app = await buildApp({
-    config,
-    store,
-    logger,
-    clock,
-    caps,
-    keys,
-    reservations,
-    requestLog,
-    blobs,
-    signingSecret,
+  const calls: CallDeps = {
+    metering: { reservations, clock, caps, logger },
     guard,
+    blobs,
     capture,
-  });
+    signingSecret,
+    fileUrlTtlSeconds: config.fileUrlTtlSeconds,
+    s3UploadTimeoutMs: config.s3UploadTimeoutMs,
+  };
+  const app = await buildApp({ config, store, logger, clock, keys, requestLog, calls, blobs, signingSecret });
 
   // Reservations of a process that died are released once their hold expires: now, then periodically.
   const sweep = () =>

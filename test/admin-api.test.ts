@@ -1,8 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metered } from '../src/http/metering.js';
 import { DIALECTS } from './helpers/databases.js';
-import { ADMIN_TOKEN, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { ADMIN_TOKEN, meteredProbe, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
   let t: TestRuntime;
@@ -17,7 +16,7 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
       account: request.auth?.account.slug,
     }));
     app.get('/v1/billable', { config: { auth: 'v1', engine: 'probe' } }, (request) =>
-      metered(app.metering, request, 'probe', async () => ({ ok: true })),
+      meteredProbe(request, async () => ({ ok: true })),
     );
   });
   afterAll(() => t?.close());

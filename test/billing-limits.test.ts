@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount, updateAccount } from '../src/billing/accounts.js';
 import { createKey } from '../src/billing/keys.js';
 import { WebcapError } from '../src/errors.js';
-import { metered } from '../src/http/metering.js';
 import { DIALECTS } from './helpers/databases.js';
-import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { meteredProbe, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
  * Per-key quota windows, per-account caps, billing-period rollover and the request log,
@@ -22,7 +21,7 @@ describe.each(DIALECTS)('billing limits on %s', (dialect) => {
       '/v1/billable',
       { config: { auth: 'v1', engine: 'probe' } },
       (request) =>
-        metered(app.metering, request, 'probe', async () => {
+        meteredProbe(request, async () => {
           if (request.query.fail === '400') throw new WebcapError('bad_request', 'probe failed');
           return { ok: true };
         }),

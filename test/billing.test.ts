@@ -3,9 +3,8 @@ import { createAccount } from '../src/billing/accounts.js';
 import { addPack, grantCredits } from '../src/billing/balances.js';
 import { createKey } from '../src/billing/keys.js';
 import { WebcapError } from '../src/errors.js';
-import { metered } from '../src/http/metering.js';
 import { DIALECTS } from './helpers/databases.js';
-import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { meteredProbe, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
  * Billing through HTTP. A probe route stands in for an engine and goes through the real
@@ -22,7 +21,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       '/v1/billable',
       { config: { auth: 'v1', engine: 'probe' } },
       (request) =>
-        metered(app.metering, request, 'probe', async () => {
+        meteredProbe(request, async () => {
           if (request.query.fail === '400') throw new WebcapError('bad_request', 'probe failed');
           if (request.query.fail === '500') throw new Error('engine crashed');
           return { ok: true };

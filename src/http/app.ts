@@ -6,20 +6,17 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { KeyCache } from '../billing/key-cache.js';
-import type { RateCaps } from '../billing/rate-caps.js';
-import type { Reservations } from '../billing/reservations.js';
+import type { CallDeps } from '../calls/capture.js';
+import type { MeteringDeps } from '../calls/metering.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { CaptureDeps } from '../engines/capture/capture.js';
 import { WebcapError } from '../errors.js';
-import type { NetworkGuard } from '../net/guard.js';
 import type { RequestLog } from '../stats/request-log.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Store } from '../store/db.js';
 import { Audit } from './audit.js';
 import { authenticate } from './auth.js';
 import { clientError, frameworkError, registerErrorHandling } from './errors.js';
-import type { MeteringDeps } from './metering.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { legacyRoutes } from './routes/legacy.js';
@@ -34,21 +31,29 @@ export interface AppDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly caps: RateCaps;
   /** Verifies presented keys; every authenticated route goes through it. */
   readonly keys: KeyCache;
-  /** The ledger of billable calls, through which metering reserves and bills units. */
-  readonly reservations: Reservations;
   readonly requestLog: RequestLog;
+  /** What billable calls run with (metering, guard, engines, blobs); the job worker shares it. */
+  readonly calls: CallDeps;
   /** Cache entries and hosted files. */
   readonly blobs: BlobStore;
   /** HMAC secret of hosted file links. */
   readonly signingSecret: string;
-  readonly guard: NetworkGuard;
-  readonly capture: CaptureDeps;
 }
 
 export type App = FastifyInstance;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What a billable route passes to `metered` (tests' probe routes too). */
+    metering: MeteringDeps;
+  }
+  interface FastifyRequest {
+    /** Whether the call was billed; set by the route from its call's outcome, read by the audit. */
+    billed: boolean;
+  }
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -84,12 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerErrorHandling(app);
   app.decorateRequest('auth', null);
   app.decorateRequest('billed', false);
-  app.decorate('metering', {
-    reservations: deps.reservations,
-    clock: deps.clock,
-    caps: deps.caps,
-    logger: deps.logger,
-  } satisfies MeteringDeps);
+  app.decorate('metering', deps.calls.metering);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // Fastify answers HEAD with the GET handler, which would do the whole work and bill it for

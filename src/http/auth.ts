@@ -1,17 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import type { Account } from '../billing/accounts.js';
 import type { KeyCache } from '../billing/key-cache.js';
-import type { ApiKey } from '../billing/keys.js';
+import type { Caller } from '../calls/metering.js';
 import type { Clock } from '../clock.js';
 import { WebcapError } from '../errors.js';
 
 /** Which generation of the interface a route belongs to: it decides where the key is read from. */
 export type ApiGeneration = 'v1' | 'legacy';
 
-export interface AuthContext {
-  readonly account: Account;
-  readonly key: ApiKey;
-}
+export type AuthContext = Caller;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -59,6 +55,12 @@ const REJECTIONS = {
   expired: new WebcapError('invalid_key', 'key has expired'),
   account_inactive: new WebcapError('forbidden', 'account deactivated'),
 } as const;
+
+/** The caller of an authenticated route (its auth hook has run). */
+export function callerOf(request: FastifyRequest): Caller {
+  if (request.auth === null) throw new WebcapError('invalid_key');
+  return request.auth;
+}
 
 /** Resolves the request's key to its account, or throws the 401/403 the spec gives. */
 export async function authenticate(

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DEVICE_NAMES } from '../browser/devices.js';
+import type { Delivery } from '../calls/capture.js';
 import {
   type CaptureFormat,
   type CaptureParams,
@@ -8,7 +9,6 @@ import {
   WAIT_EVENTS,
   type WaitEvent,
 } from '../engines/capture/params.js';
-import type { CallerBucketParams } from '../engines/capture/s3-upload.js';
 import { invalidParam } from '../errors.js';
 import { parseUpstreamProxy, type UpstreamProxy } from '../net/upstream-proxy.js';
 import { Flag, flag } from './schemas.js';
@@ -94,16 +94,6 @@ export type V1CaptureInput = Static<typeof V1CaptureQuery>;
 export type LegacyCaptureInput = Static<typeof LegacyCaptureParams>;
 type AnyCaptureInput = V1CaptureInput | LegacyCaptureInput;
 
-export type ResponseType = 'image' | 'json' | 'base64';
-
-/** What the route does with the engine's bytes. */
-export interface Delivery {
-  readonly responseType: ResponseType;
-  readonly cache: { readonly ttlSeconds: number } | null;
-  /** The caller's bucket (s3_url=true), checked before anything runs. */
-  readonly s3: CallerBucketParams | null;
-}
-
 function list(raw: string | undefined): string[] {
   return (raw ?? '')
     .split(',')
@@ -156,10 +146,14 @@ function alias(name: string, a: number | undefined, b: number | undefined): numb
   return a ?? b ?? null;
 }
 
-/** Engine parameters and delivery from a validated request; `legacy` applies the earlier endpoint's defaults. */
+/**
+ * Engine parameters and delivery from a validated request; `legacy` applies the earlier
+ * endpoint's defaults, `baseUrl` is where hosted files are linked from.
+ */
 export function captureRequest(
   input: AnyCaptureInput,
   legacy: boolean,
+  baseUrl: string,
 ): { params: CaptureParams; delivery: Delivery } {
   const format: CaptureFormat = input.format === 'jpg' ? 'jpeg' : (input.format ?? 'png');
   const quality = input.image_quality === undefined ? 80 : Number(input.image_quality);
@@ -200,6 +194,7 @@ export function captureRequest(
           storage_endpoint: input.storage_endpoint,
         }
       : null,
+    baseUrl,
   };
   return { params, delivery };
 }

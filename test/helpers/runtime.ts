@@ -1,8 +1,11 @@
 import { Writable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
 import { createAccount } from '../../src/billing/accounts.js';
 import { createKey } from '../../src/billing/keys.js';
+import { metered } from '../../src/calls/metering.js';
 import type { Clock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import { callerOf } from '../../src/http/auth.js';
 import { createLogger } from '../../src/logging.js';
 import { createRuntime, type Runtime } from '../../src/main.js';
 import type { Resolver } from '../../src/net/resolve.js';
@@ -66,4 +69,14 @@ export async function newAccountKey(
   const { db } = t.runtime.store;
   await createAccount(db, { name: slug, slug, monthlyQuota }, now);
   return (await createKey(db, { accountSlug: slug }, now)).plaintext;
+}
+
+/**
+ * What a billable route does, for the tests' probe routes: runs `work` through the metering
+ * path for the request's caller and records whether it was billed.
+ */
+export async function meteredProbe<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> {
+  const { value, billed } = await metered(request.server.metering, callerOf(request), 'probe', work);
+  request.billed = billed;
+  return value;
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../app.js';
-import { sendCapture } from '../capture-response.js';
+import { baseUrlOf, sendCapture } from '../capture-response.js';
 import { captureRequest, LegacyCaptureParams } from '../capture-schema.js';
 
 /**
@@ -24,7 +24,7 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const { params, delivery } = captureRequest(request.query, true);
+        const { params, delivery } = captureRequest(request.query, true, baseUrlOf(deps, request));
         return sendCapture(deps, request, reply, params, delivery);
       },
     );
@@ -35,7 +35,7 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: { tags, security, summary: 'Screenshot (earlier interface)', body: LegacyCaptureParams },
       },
       async (request, reply) => {
-        const { params, delivery } = captureRequest(request.body, true);
+        const { params, delivery } = captureRequest(request.body, true, baseUrlOf(deps, request));
         return sendCapture(deps, request, reply, params, delivery);
       },
     );

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.js';
-import { sendCapture } from '../../capture-response.js';
+import { baseUrlOf, sendCapture } from '../../capture-response.js';
 import { captureRequest, V1CaptureQuery } from '../../capture-schema.js';
 
 /** GET /v1/capture: a screenshot or PDF of a page; 1 credit. */
@@ -18,7 +18,7 @@ export function captureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const { params, delivery } = captureRequest(request.query, false);
+        const { params, delivery } = captureRequest(request.query, false, baseUrlOf(deps, request));
         return sendCapture(deps, request, reply, params, delivery);
       },
     );

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { crawl } from '../../../engines/crawler/crawl.js';
+import { crawlCall } from '../../../calls/crawl.js';
 import type { AppDeps } from '../../app.js';
-import { metered } from '../../metering.js';
+import { callerOf } from '../../auth.js';
 import { Flag, flag } from '../../schemas.js';
 
 const CrawlerQuery = Type.Object(
@@ -31,11 +31,12 @@ export function crawlerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { query } = request;
-        await deps.guard.checkTarget(query.query, 'query');
         const allowRedirects = query.allow_redirects === undefined ? true : flag(query.allow_redirects);
-        const result = await metered(app.metering, request, 'website-crawler', () =>
-          crawl(deps.guard.fetcher, { url: query.query, allowRedirects }),
-        );
+        const { value: result, billed } = await crawlCall(deps.calls, callerOf(request), {
+          url: query.query,
+          allowRedirects,
+        });
+        request.billed = billed;
         if (flag(query.return_page_source)) {
           return reply
             .type('text/html; charset=utf-8')

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WebcapError } from '../errors.js';
-import type { BlobStore } from './blobs.js';
-import { FsBlobStore } from './blobs-fs.js';
-import { cacheKey, getCached, putCached } from './capture-cache.js';
+import type { BlobStore } from '../store/blobs.js';
+import { FsBlobStore } from '../store/blobs-fs.js';
+import { cacheKey, getCached, putCached } from './result-cache.js';
 
 const PARAMS = {
   url: 'https://example.com/',
@@ -20,12 +20,14 @@ const PARAMS = {
 
 describe('cacheKey', () => {
   it('is a SHA-256 hex digest', () => {
-    expect(cacheKey(PARAMS, 'acc_1')).toMatch(/^[0-9a-f]{64}$/);
+    expect(cacheKey('capture', 'acc_1', PARAMS)).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('does not depend on the order of parameters, at any depth', () => {
     const reordered = Object.fromEntries(Object.entries({ ...PARAMS, clip: { x: 1, y: 2 } }).reverse());
-    expect(cacheKey(reordered, 'acc_1')).toBe(cacheKey({ ...PARAMS, clip: { y: 2, x: 1 } }, 'acc_1'));
+    expect(cacheKey('capture', 'acc_1', reordered)).toBe(
+      cacheKey('capture', 'acc_1', { ...PARAMS, clip: { y: 2, x: 1 } }),
+    );
   });
 
   it.each([
@@ -37,7 +39,9 @@ describe('cacheKey', () => {
     ['proxy', 'http://user:pass@proxy.example:8080'],
     ['device', 'iphone_14_pro'],
   ])('differs when a rendering parameter differs: %s', (name, value) => {
-    expect(cacheKey({ ...PARAMS, [name]: value }, 'acc_1')).not.toBe(cacheKey(PARAMS, 'acc_1'));
+    expect(cacheKey('capture', 'acc_1', { ...PARAMS, [name]: value })).not.toBe(
+      cacheKey('capture', 'acc_1', PARAMS),
+    );
   });
 
   it('is the same when only parameters that do not change the bytes differ', () => {
@@ -57,22 +61,25 @@ describe('cacheKey', () => {
       storage_endpoint: 'https://s3.example.com',
       absent: undefined,
     };
-    expect(cacheKey({ ...PARAMS, ...delivery }, 'acc_1')).toBe(cacheKey(PARAMS, 'acc_1'));
+    expect(cacheKey('capture', 'acc_1', { ...PARAMS, ...delivery })).toBe(
+      cacheKey('capture', 'acc_1', PARAMS),
+    );
   });
 
-  it('differs between accounts', () => {
-    expect(cacheKey(PARAMS, 'acc_1')).not.toBe(cacheKey(PARAMS, 'acc_2'));
+  it('differs between accounts and between engines', () => {
+    expect(cacheKey('capture', 'acc_1', PARAMS)).not.toBe(cacheKey('capture', 'acc_2', PARAMS));
+    expect(cacheKey('capture', 'acc_1', PARAMS)).not.toBe(cacheKey('content', 'acc_1', PARAMS));
   });
 
   it('tells null from a missing parameter and from the text "null"', () => {
     const keys = [{ selector: null }, {}, { selector: 'null' }].map((extra) =>
-      cacheKey({ ...PARAMS, ...extra }, 'a'),
+      cacheKey('capture', 'a', { ...PARAMS, ...extra }),
     );
     expect(new Set(keys).size).toBe(3);
   });
 
   it('refuses values that are not plain data instead of hashing them as {}', () => {
-    expect(() => cacheKey({ ...PARAMS, when: new Date() }, 'acc_1')).toThrow(TypeError);
+    expect(() => cacheKey('capture', 'acc_1', { ...PARAMS, when: new Date() })).toThrow(TypeError);
   });
 });
 
@@ -83,7 +90,7 @@ describe('getCached / putCached', () => {
     const t0 = new Date('2030-01-01T00:00:00.000Z');
     let now = t0;
     const blobs = new FsBlobStore(path.join(tempDir(), 'blobs'), () => now);
-    const key = cacheKey(PARAMS, 'acc_1');
+    const key = cacheKey('capture', 'acc_1', PARAMS);
     expect(await getCached(blobs, key)).toBeNull();
     await putCached(blobs, key, Buffer.from('png bytes'), 'image/png', 3600, t0, {
       width: '1280',
@@ -98,14 +105,14 @@ describe('getCached / putCached', () => {
     expect(await getCached(blobs, key)).not.toBeNull();
     now = new Date(t0.getTime() + 3_600_000);
     expect(await getCached(blobs, key)).toBeNull();
-    expect(await getCached(blobs, cacheKey(PARAMS, 'acc_2'))).toBeNull();
+    expect(await getCached(blobs, cacheKey('capture', 'acc_2', PARAMS))).toBeNull();
   });
 
   it('replaces an entry put again, with the new TTL', async () => {
     const t0 = new Date('2030-01-01T00:00:00.000Z');
     let now = t0;
     const blobs = new FsBlobStore(path.join(tempDir(), 'blobs'), () => now);
-    const key = cacheKey(PARAMS, 'acc_1');
+    const key = cacheKey('capture', 'acc_1', PARAMS);
     await putCached(blobs, key, Buffer.from('old'), 'image/png', 3600, t0);
     await putCached(blobs, key, Buffer.from('new'), 'image/png', 7200, t0);
     now = new Date(t0.getTime() + 5_000_000);
@@ -120,7 +127,7 @@ describe('getCached / putCached', () => {
       sweepExpired: () => Promise.reject(error),
       close: () => Promise.resolve(),
     });
-    const key = cacheKey(PARAMS, 'acc_1');
+    const key = cacheKey('capture', 'acc_1', PARAMS);
     const now = new Date('2030-01-01T00:00:00.000Z');
     const down = failingWith(new WebcapError('unavailable', 'file storage failed'));
     expect(await getCached(down, key)).toBeNull();

@@ -1,11 +1,11 @@
-import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import type { Account } from '../billing/accounts.js';
+import type { ApiKey } from '../billing/keys.js';
 import type { Reservation, ReserveResult } from '../billing/ledger.js';
 import type { RateCaps } from '../billing/rate-caps.js';
 import type { Reservations } from '../billing/reservations.js';
 import type { Clock } from '../clock.js';
 import { WebcapError } from '../errors.js';
-import type { AuthContext } from './auth.js';
 
 export interface MeteringDeps {
   readonly reservations: Reservations;
@@ -14,15 +14,16 @@ export interface MeteringDeps {
   readonly logger: Logger;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** What billable routes pass to `metered`. */
-    metering: MeteringDeps;
-  }
-  interface FastifyRequest {
-    /** Set by metering when the call was billed; read by the request log. */
-    billed: boolean;
-  }
+/** Who makes a billable call: the account it is billed to and the key it came with. */
+export interface Caller {
+  readonly account: Account;
+  readonly key: ApiKey;
+}
+
+/** A call's result and whether it was billed (a unit committed for it). */
+export interface Metered<T> {
+  readonly value: T;
+  readonly billed: boolean;
 }
 
 function rateHeaders(limit: number, remaining: number, resetSeconds: number) {
@@ -40,13 +41,11 @@ function rateHeaders(limit: number, remaining: number, resetSeconds: number) {
  */
 async function drawFor(
   deps: MeteringDeps,
-  request: FastifyRequest,
+  caller: Caller,
   engine: string,
   settled: boolean,
-): Promise<{ auth: AuthContext; reservation: Reservation }> {
-  const auth = request.auth;
-  if (auth === null) throw new WebcapError('invalid_key');
-  const cap = await deps.caps.take(auth.account);
+): Promise<Reservation> {
+  const cap = await deps.caps.take(caller.account);
   if (!cap.ok) {
     const resetSeconds = Math.max(1, Math.ceil(cap.resetMs / 1000));
     throw new WebcapError('rate_limited', `quota ${cap.cap}`, {
@@ -57,17 +56,17 @@ async function drawFor(
   let reserved: ReserveResult;
   try {
     reserved = await deps.reservations.reserve({
-      accountId: auth.account.id,
-      keyId: auth.key.id,
+      accountId: caller.account.id,
+      keyId: caller.key.id,
       engine,
       settled,
     });
   } catch (error) {
-    await deps.caps.giveBack(auth.account);
+    await deps.caps.giveBack(caller.account);
     throw error;
   }
-  if (reserved.ok) return { auth, reservation: reserved.reservation };
-  await deps.caps.giveBack(auth.account);
+  if (reserved.ok) return reserved.reservation;
+  await deps.caps.giveBack(caller.account);
   if (reserved.reason === 'insufficient') {
     throw new WebcapError(
       'insufficient_credits',
@@ -86,20 +85,21 @@ async function drawFor(
 
 /**
  * The one billable-call path: caps → reserve a unit (key quotas, draw order) → run → commit on
- * success, release on failure. Every billable endpoint calls its engine through this.
- * The commit happens before the response is sent, so a client that hangs up still pays for a
- * result that was produced (spec, Errors rule 3); a call that throws is never billed.
+ * success, release on failure. Every billable call runs its engine through this, whatever
+ * transport it came by. The commit happens before the caller gets the result, so a client that
+ * hangs up still pays for a result that was produced (spec, Errors rule 3); a call that throws
+ * is never billed.
  */
 export async function metered<T>(
   deps: MeteringDeps,
-  request: FastifyRequest,
+  caller: Caller,
   engine: string,
   run: () => Promise<T>,
-): Promise<T> {
-  const { auth, reservation } = await drawFor(deps, request, engine, false);
-  let result: T;
+): Promise<Metered<T>> {
+  const reservation = await drawFor(deps, caller, engine, false);
+  let value: T;
   try {
-    result = await run();
+    value = await run();
   } catch (error) {
     await deps.reservations
       .release(reservation.id)
@@ -109,14 +109,14 @@ export async function metered<T>(
           'release failed; the hold will expire',
         ),
       );
-    await deps.caps.giveBack(auth.account);
+    await deps.caps.giveBack(caller.account);
     throw error;
   }
-  request.billed = await deps.reservations.commit(reservation.id);
-  if (!request.billed) {
+  const billed = await deps.reservations.commit(reservation.id);
+  if (!billed) {
     deps.logger.warn({ reservation: reservation.id }, 'reservation expired before commit; call not billed');
   }
-  return result;
+  return { value, billed };
 }
 
 /**
@@ -124,7 +124,6 @@ export async function metered<T>(
  * (a cache hit sent as it is): the unit is drawn and committed in one step, before the answer is
  * sent, so nothing is held and nothing needs settling. Throws the 401 or 402 that says why not.
  */
-export async function charged(deps: MeteringDeps, request: FastifyRequest, engine: string): Promise<void> {
-  await drawFor(deps, request, engine, true);
-  request.billed = true;
+export async function charged(deps: MeteringDeps, caller: Caller, engine: string): Promise<void> {
+  await drawFor(deps, caller, engine, true);
 }

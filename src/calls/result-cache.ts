@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { WebcapError } from '../errors.js';
-import type { BlobStore, StoredBlob } from './blobs.js';
+import type { BlobStore, StoredBlob } from '../store/blobs.js';
 
 /*
- * The capture cache (`cache=true`): rendered bytes in the blob store under `cache/<key>`, expiring
- * after `cache_ttl` through the store's own expiry, so a sweep reclaims them like any blob. The
- * cache is a shortcut, never a reason for a call to fail: while the store is unavailable, reads
- * are misses and writes keep nothing (the store logs why; docs/decisions.md).
+ * The result cache (`cache=true`) of every engine: a call's result in the blob store under
+ * `cache/<key>`, expiring after `cache_ttl` through the store's own expiry, so a sweep reclaims
+ * them like any blob. The cache is a shortcut, never a reason for a call to fail: while the store
+ * is unavailable, reads are misses and writes keep nothing (the store logs why; docs/decisions.md).
  */
 
 // Parameters that decide what happens to the bytes, or who asks, but not the bytes themselves.
@@ -16,8 +16,8 @@ function excluded(name: string): boolean {
   return EXCLUDED.has(name) || name.startsWith('s3_') || name === 'storage_endpoint';
 }
 
-// Bump when the renderer changes what the same parameters produce, so that old entries stop matching.
-const KEY_VERSION = 'webcap-capture-cache:v1';
+// Bump when an engine changes what the same parameters produce, so that old entries stop matching.
+const KEY_VERSION = 'webcap-cache:v2';
 
 /** JSON with object keys sorted at every depth, `skip`ped top-level fields left out; plain data only (a Date or Map would hash as `{}`). */
 function canonicalJson(value: unknown, skip?: (name: string) => boolean): string {
@@ -38,14 +38,17 @@ function canonicalJson(value: unknown, skip?: (name: string) => boolean): string
 }
 
 /**
- * The cache key of a capture: SHA-256 hex of the account and the parameters that shape the
- * bytes, in canonical JSON. `normalizedParams` must have its defaults and aliases applied, so
- * that two spellings of one request hash alike. Scoped to the account: a shared cache would tell
- * one account, through `x-webcap-cache: hit`, what another one captured.
+ * The cache key of a call: SHA-256 hex of the engine, the account and the parameters that shape
+ * the result, in canonical JSON. `normalizedParams` are the engine's typed parameters, with
+ * defaults and aliases applied, so that two spellings of one request hash alike; how the result
+ * is delivered (response type, upload, async) is not part of them. Scoped to the account: a
+ * shared cache would tell one account, through `x-webcap-cache: hit`, what another one asked for.
  */
-export function cacheKey(normalizedParams: object, accountId: string): string {
+export function cacheKey(engine: string, accountId: string, normalizedParams: object): string {
   return createHash('sha256')
-    .update(`${KEY_VERSION}\n${JSON.stringify(accountId)}\n${canonicalJson(normalizedParams, excluded)}`)
+    .update(
+      `${KEY_VERSION}\n${JSON.stringify(engine)}\n${JSON.stringify(accountId)}\n${canonicalJson(normalizedParams, excluded)}`,
+    )
     .digest('hex');
 }
 
@@ -57,7 +60,7 @@ function isUnavailable(error: unknown): boolean {
   return error instanceof WebcapError && error.code === 'unavailable';
 }
 
-/** The cached capture under the key, or null when there is none, it has expired, or the store is unavailable. */
+/** The cached result under the key, or null when there is none, it has expired, or the store is unavailable. */
 export async function getCached(blobs: BlobStore, key: string): Promise<StoredBlob | null> {
   try {
     return await blobs.get(blobKey(key));
@@ -68,9 +71,9 @@ export async function getCached(blobs: BlobStore, key: string): Promise<StoredBl
 }
 
 /**
- * Caches a capture under the key until now + ttlSeconds, replacing any earlier entry. metadata
+ * Caches a result under the key until now + ttlSeconds, replacing any earlier entry. metadata
  * carries what a hit needs besides the bytes (a capture's width and height), as blob metadata.
- * A store that is unavailable keeps nothing, and the capture is delivered all the same.
+ * A store that is unavailable keeps nothing, and the result is delivered all the same.
  */
 export async function putCached(
   blobs: BlobStore,
