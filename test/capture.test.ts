@@ -322,6 +322,22 @@ describe('GET /v1/capture', () => {
       }
     });
 
+    it('the cache key holds what changes the capture and nothing else: response type and aliases share an entry', async () => {
+      const base = { url: site.url('/capture.html?keyed'), cache: 'true', viewport_width: '800' };
+      const pages = site.hits('/capture.html');
+      expect((await capture(base)).headers['x-webcap-cache']).toBe('miss');
+      for (const response_type of ['json', 'base64', 'image']) {
+        const res = await capture({ ...base, response_type, cache_ttl: '7200' });
+        expect(res.headers['x-webcap-cache'], response_type).toBe('hit');
+      }
+      const alias = await capture({ url: base.url, cache: 'true', width: '800' });
+      expect(alias.headers['x-webcap-cache']).toBe('hit');
+      expect(site.hits('/capture.html')).toBe(pages + 1);
+      const wider = await capture({ ...base, viewport_width: '801' });
+      expect(wider.headers['x-webcap-cache']).toBe('miss');
+      expect(site.hits('/capture.html')).toBe(pages + 2);
+    });
+
     it('refuses a hit the account can no longer pay for (402), without the image', async () => {
       const single = await newAccountKey(t, 'one-shot', 1);
       const url = `/v1/capture?${new URLSearchParams({ url: site.url('/capture.html?once'), cache: 'true' })}`;
