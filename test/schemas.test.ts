@@ -25,6 +25,7 @@ function* schemasIn(node: unknown, at: string): Generator<[string, Schema]> {
 describe('request schemas', () => {
   let t: TestRuntime;
   let inputs: [string, Schema][] = [];
+  const operations: [string, Schema][] = [];
 
   beforeAll(async () => {
     t = await startTestRuntime('sqlite');
@@ -32,6 +33,7 @@ describe('request schemas', () => {
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, Schema>>)) {
       for (const [method, operation] of Object.entries(methods)) {
         const at = `${method.toUpperCase()} ${path}`;
+        operations.push([at, operation]);
         inputs.push(...schemasIn(operation.parameters, `${at} parameters`));
         inputs.push(...schemasIn(operation.requestBody, `${at} body`));
       }
@@ -45,6 +47,31 @@ describe('request schemas', () => {
     for (const route of ['/v1/capture', '/capture', '/v1/website/crawler', '/admin/v1/keys', '/v1/files/']) {
       expect(where).toContain(route);
     }
+  });
+
+  it('come with responses: every operation declares its success and its {"error"} answers', () => {
+    expect(operations.length).toBeGreaterThan(15);
+    const lacking = operations
+      .filter(([, operation]) => {
+        const responses = (operation.responses ?? {}) as Record<string, Schema>;
+        const codes = Object.keys(responses);
+        const success = codes.some((code) => code.startsWith('2'));
+        const failures = codes.filter((code) => /^[45]/.test(code));
+        const errorShaped = failures.every((code) => {
+          const schema = (responses[code]?.content as Record<string, Schema> | undefined)?.[
+            'application/json'
+          ]?.schema as Schema | undefined;
+          return (
+            JSON.stringify(schema?.properties) ===
+            JSON.stringify({
+              error: { type: 'string', description: "the spec's message, then ': ' and the detail" },
+            })
+          );
+        });
+        return !success || failures.length === 0 || !errorShaped;
+      })
+      .map(([at]) => at);
+    expect(lacking).toEqual([]);
   });
 
   it('give every number a finite minimum and maximum', () => {

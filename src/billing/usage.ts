@@ -87,7 +87,7 @@ export async function usageRecord(db: Db, account: Account, key: ApiKey, now: Da
             remaining: packsTotal - packsUsed,
             percent_used: percent(packsUsed, packsTotal),
             current_index: currentIndex,
-            current: currentIndex === -1 ? null : items[currentIndex],
+            current: items[currentIndex] ?? null,
             items,
           },
   };

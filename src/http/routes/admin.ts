@@ -13,6 +13,15 @@ import { addPack, grantCredits, listLedger, listPacks, packJson } from '../../bi
 import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../../billing/keys.js';
 import { WebcapError } from '../../errors.js';
 import type { AppDeps } from '../app.js';
+import {
+  AccountBody,
+  CreatedKeyBody,
+  errors,
+  GrantBody,
+  KeyBody,
+  LedgerBody,
+  PackBody,
+} from '../responses.js';
 import { Nullable } from '../schemas.js';
 
 const Count = Type.Integer({ minimum: 0, maximum: MAX_AMOUNT });
@@ -118,38 +127,68 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
     });
     const tags = ['admin'];
     const security = [{ adminToken: [] }];
+    const failures = errors(400, 401, 404, 409, 413, 500, 503);
 
-    app.post('/accounts', { schema: { tags, security, body: AccountCreate } }, async (request, reply) => {
-      const body = request.body;
-      const account = await createAccount(
-        db,
-        {
-          name: body.name,
-          slug: body.slug,
-          monthlyQuota: body.monthly_quota,
-          perSecond: body.per_second,
-          perMinute: body.per_minute,
-          statsEnabled: body.stats_enabled,
-          billingAnchor: body.billing_anchor,
+    app.post(
+      '/accounts',
+      { schema: { tags, security, body: AccountCreate, response: { 201: AccountBody, ...failures } } },
+      async (request, reply) => {
+        const body = request.body;
+        const account = await createAccount(
+          db,
+          {
+            name: body.name,
+            slug: body.slug,
+            monthlyQuota: body.monthly_quota,
+            perSecond: body.per_second,
+            perMinute: body.per_minute,
+            statsEnabled: body.stats_enabled,
+            billingAnchor: body.billing_anchor,
+          },
+          deps.clock(),
+        );
+        return reply.code(201).send(accountJson(account));
+      },
+    );
+
+    app.get(
+      '/accounts',
+      {
+        schema: {
+          tags,
+          security,
+          response: { 200: Type.Object({ accounts: Type.Array(AccountBody) }), ...failures },
         },
-        deps.clock(),
-      );
-      return reply.code(201).send(accountJson(account));
-    });
-
-    app.get('/accounts', { schema: { tags, security } }, async () => ({
-      accounts: (await listAccounts(db)).map(accountJson),
-    }));
+      },
+      async () => ({
+        accounts: (await listAccounts(db)).map(accountJson),
+      }),
+    );
 
     app.get(
       '/accounts/:slug',
-      { schema: { tags, security, params: Type.Object({ slug: Slug }) } },
+      {
+        schema: {
+          tags,
+          security,
+          params: Type.Object({ slug: Slug }),
+          response: { 200: AccountBody, ...failures },
+        },
+      },
       async (request) => accountJson(await getAccountBySlug(db, request.params.slug)),
     );
 
     app.patch(
       '/accounts/:slug',
-      { schema: { tags, security, params: Type.Object({ slug: Slug }), body: AccountUpdate } },
+      {
+        schema: {
+          tags,
+          security,
+          params: Type.Object({ slug: Slug }),
+          body: AccountUpdate,
+          response: { 200: AccountBody, ...failures },
+        },
+      },
       async (request) => {
         const body = request.body;
         const account = await updateAccount(
@@ -174,7 +213,15 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
 
     app.post(
       '/accounts/:slug/packs',
-      { schema: { tags, security, params: SlugParams, body: PackCreate } },
+      {
+        schema: {
+          tags,
+          security,
+          params: SlugParams,
+          body: PackCreate,
+          response: { 201: PackBody, ...failures },
+        },
+      },
       async (request, reply) => {
         const { slug } = request.params;
         const body = request.body;
@@ -187,14 +234,33 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       },
     );
 
-    app.get('/accounts/:slug/packs', { schema: { tags, security, params: SlugParams } }, async (request) => {
-      const account = await getAccountBySlug(db, request.params.slug);
-      return { packs: (await listPacks(db, account.id)).map((p) => packJson(p, account.slug)) };
-    });
+    app.get(
+      '/accounts/:slug/packs',
+      {
+        schema: {
+          tags,
+          security,
+          params: SlugParams,
+          response: { 200: Type.Object({ packs: Type.Array(PackBody) }), ...failures },
+        },
+      },
+      async (request) => {
+        const account = await getAccountBySlug(db, request.params.slug);
+        return { packs: (await listPacks(db, account.id)).map((p) => packJson(p, account.slug)) };
+      },
+    );
 
     app.post(
       '/accounts/:slug/credits',
-      { schema: { tags, security, params: SlugParams, body: CreditGrant } },
+      {
+        schema: {
+          tags,
+          security,
+          params: SlugParams,
+          body: CreditGrant,
+          response: { 201: GrantBody, ...failures },
+        },
+      },
       async (request, reply) => {
         const grant = await grantCredits(
           db,
@@ -213,30 +279,42 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           security,
           params: SlugParams,
           querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
+          response: { 200: LedgerBody, ...failures },
         },
       },
       async (request) => listLedger(db, request.params.slug, request.query.limit ?? 100),
     );
 
-    app.post('/keys', { schema: { tags, security, body: KeyCreate } }, async (request, reply) => {
-      const body = request.body;
-      const { key, plaintext } = await createKey(
-        db,
-        {
-          accountSlug: body.account,
-          alias: body.alias,
-          category: body.category,
-          expiresAt: body.expires,
-          quotas: body.quotas,
-        },
-        deps.clock(),
-      );
-      return reply.code(201).send({ ...keyJson(key, body.account), key: plaintext });
-    });
+    app.post(
+      '/keys',
+      { schema: { tags, security, body: KeyCreate, response: { 201: CreatedKeyBody, ...failures } } },
+      async (request, reply) => {
+        const body = request.body;
+        const { key, plaintext } = await createKey(
+          db,
+          {
+            accountSlug: body.account,
+            alias: body.alias,
+            category: body.category,
+            expiresAt: body.expires,
+            quotas: body.quotas,
+          },
+          deps.clock(),
+        );
+        return reply.code(201).send({ ...keyJson(key, body.account), key: plaintext });
+      },
+    );
 
     app.get(
       '/keys',
-      { schema: { tags, security, querystring: Type.Object({ account: Type.Optional(Slug) }) } },
+      {
+        schema: {
+          tags,
+          security,
+          querystring: Type.Object({ account: Type.Optional(Slug) }),
+          response: { 200: Type.Object({ keys: Type.Array(KeyBody) }), ...failures },
+        },
+      },
       async (request) => ({
         keys: (await listKeys(db, request.query.account)).map(({ key, accountSlug }) =>
           keyJson(key, accountSlug),
@@ -246,14 +324,26 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
 
     const KeyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-    app.get('/keys/:id', { schema: { tags, security, params: KeyParams } }, async (request) => {
-      const { key, accountSlug } = await getKey(db, request.params.id);
-      return keyJson(key, accountSlug);
-    });
+    app.get(
+      '/keys/:id',
+      { schema: { tags, security, params: KeyParams, response: { 200: KeyBody, ...failures } } },
+      async (request) => {
+        const { key, accountSlug } = await getKey(db, request.params.id);
+        return keyJson(key, accountSlug);
+      },
+    );
 
     app.patch(
       '/keys/:id',
-      { schema: { tags, security, params: KeyParams, body: KeyUpdate } },
+      {
+        schema: {
+          tags,
+          security,
+          params: KeyParams,
+          body: KeyUpdate,
+          response: { 200: KeyBody, ...failures },
+        },
+      },
       async (request) => {
         const body = request.body;
         const { key, accountSlug } = await updateKey(
@@ -272,9 +362,13 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       },
     );
 
-    app.post('/keys/:id/revoke', { schema: { tags, security, params: KeyParams } }, async (request) => {
-      const { key, accountSlug } = await revokeKey(db, request.params.id, deps.clock());
-      return keyJson(key, accountSlug);
-    });
+    app.post(
+      '/keys/:id/revoke',
+      { schema: { tags, security, params: KeyParams, response: { 200: KeyBody, ...failures } } },
+      async (request) => {
+        const { key, accountSlug } = await revokeKey(db, request.params.id, deps.clock());
+        return keyJson(key, accountSlug);
+      },
+    );
   };
 }

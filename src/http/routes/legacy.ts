@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../app.js';
 import { baseUrlOf, sendCapture } from '../capture-response.js';
 import { captureRequest, LegacyCaptureParams } from '../capture-schema.js';
+import { BILLABLE_ERRORS, CaptureSuccess, errors } from '../responses.js';
 
 /**
  * The earlier unversioned endpoints, authenticated with access_key, by GET (query) or POST
@@ -12,6 +13,7 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     const config = { auth: 'legacy' as const, engine: 'capture', billable: true as const };
     const tags = ['legacy'];
     const security = [{ legacyKey: [] }];
+    const response = { 200: CaptureSuccess, ...errors(...BILLABLE_ERRORS, 413) };
     app.get(
       '/capture',
       {
@@ -21,6 +23,7 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           security,
           summary: 'Screenshot (earlier interface)',
           querystring: LegacyCaptureParams,
+          response,
         },
       },
       async (request, reply) => {
@@ -32,7 +35,13 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/capture',
       {
         config,
-        schema: { tags, security, summary: 'Screenshot (earlier interface)', body: LegacyCaptureParams },
+        schema: {
+          tags,
+          security,
+          summary: 'Screenshot (earlier interface)',
+          body: LegacyCaptureParams,
+          response,
+        },
       },
       async (request, reply) => {
         const { params, delivery } = captureRequest(request.body, true, baseUrlOf(deps, request));

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.js';
 import { baseUrlOf, sendCapture } from '../../capture-response.js';
 import { captureRequest, V1CaptureQuery } from '../../capture-schema.js';
+import { BILLABLE_ERRORS, CaptureSuccess, errors } from '../../responses.js';
 
 /** GET /v1/capture: a screenshot or PDF of a page; 1 credit. */
 export function captureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -15,6 +16,7 @@ export function captureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Screenshot or PDF of a page',
           security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
           querystring: V1CaptureQuery,
+          response: { 200: CaptureSuccess, ...errors(...BILLABLE_ERRORS) },
         },
       },
       async (request, reply) => {

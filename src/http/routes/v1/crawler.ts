@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { crawlCall } from '../../../calls/crawl.js';
 import type { AppDeps } from '../../app.js';
 import { callerOf } from '../../auth.js';
+import { BILLABLE_ERRORS, CrawlerSuccess, errors } from '../../responses.js';
 import { Flag, flag } from '../../schemas.js';
 
 const CrawlerQuery = Type.Object(
@@ -27,6 +28,7 @@ export function crawlerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: "A page's raw HTML, without rendering",
           security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
           querystring: CrawlerQuery,
+          response: { 200: CrawlerSuccess, ...errors(...BILLABLE_ERRORS) },
         },
       },
       async (request, reply) => {
@@ -43,8 +45,11 @@ export function crawlerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             .header('x-webcap-target-status', result.statusCode)
             .send(result.html);
         }
-        const { html: _html, ...data } = result;
-        return { success: true, data };
+        const { html: _html, redirects, headers, ...rest } = result;
+        return {
+          success: true as const,
+          data: { ...rest, redirects: [...redirects], headers: { ...headers } },
+        };
       },
     );
   };

@@ -4,6 +4,7 @@ import type { Clock } from '../../../clock.js';
 import { WebcapError } from '../../../errors.js';
 import type { BlobStore } from '../../../store/blobs.js';
 import { FILE_ID_PATTERN, fileBlobKey, verifyFileUrl } from '../../../store/file-urls.js';
+import { errors, FileSuccess } from '../../responses.js';
 
 /** What the hosted-files route needs; AppDeps satisfies it once it carries blobs and signingSecret. */
 export interface FilesDeps {
@@ -27,7 +28,17 @@ export function filesRoutes(deps: FilesDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/v1/files/:id',
-      { schema: { tags: ['files'], params: Params, querystring: Query } },
+      {
+        schema: {
+          tags: ['files'],
+          params: Params,
+          querystring: Query,
+          response: {
+            200: FileSuccess,
+            ...errors(400, 403, 404, 503),
+          },
+        },
+      },
       async (request, reply) => {
         const { id } = request.params;
         const verdict = verifyFileUrl(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { usageRecord } from '../../../billing/usage.js';
 import type { AppDeps } from '../../app.js';
+import { errors, UsageBody } from '../../responses.js';
 
 /** GET /v1/usage: the account's balances, limits and the calling key; free. */
 export function usageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -9,7 +10,11 @@ export function usageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/usage',
       {
         config: { auth: 'v1', engine: 'usage' },
-        schema: { tags: ['usage'], security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }] },
+        schema: {
+          tags: ['usage'],
+          security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
+          response: { 200: UsageBody, ...errors(401, 403, 500, 503) },
+        },
       },
       async (request) => {
         const auth = request.auth;
