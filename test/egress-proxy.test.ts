@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { WebcapError } from '../src/errors.js';
 import { NetworkPolicy, parseAllowList } from '../src/net/address-policy.js';
 import { EgressProxy, type ProxyRoute } from '../src/net/egress-proxy.js';
 import { parseUpstreamProxy } from '../src/net/upstream-proxy.js';
+import { tempDir } from './helpers/databases.js';
 import { startCanary, startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
 import { type Socks5Server, startSocks5 } from './helpers/socks5-server.js';
 
@@ -110,7 +110,7 @@ beforeAll(async () => {
     { username: 'sock', password: 's3cret' },
     { [`fixture.test:${fixture.port}`]: fixture.port, [`127.0.0.1:${fixture.port}`]: fixture.port },
   );
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webcap-tls-'));
+  const dir = tempDir('webcap-tls-');
   execFileSync(
     'openssl',
     [

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { WebcapError } from '../errors.js';
 import type { BlobStore } from '../store/blobs.js';
 import { FsBlobStore } from '../store/blobs-fs.js';
@@ -83,7 +83,15 @@ describe('cacheKey', () => {
   });
 });
 
-const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'webcap-cache-'));
+const made: string[] = [];
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webcap-cache-'));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe('getCached / putCached', () => {
   it('returns the cached bytes until the TTL has passed on the injected clock, then null', async () => {

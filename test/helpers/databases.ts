@@ -12,8 +12,19 @@ export type DialectName = DatabaseConfig['kind'];
 /** Every storage test runs once per dialect. */
 export const DIALECTS: readonly DialectName[] = ['sqlite', 'postgres'];
 
+const made = new Set<string>();
+
+/** A new directory under the system's temp dir, removed after the test file (test/setup.ts). */
 export function tempDir(prefix = 'webcap-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.add(dir);
+  return dir;
+}
+
+/** Removes every directory tempDir made in this test file. */
+export function removeTempDirs(): void {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  made.clear();
 }
 
 /** A fresh, empty database of the dialect: a new SQLite file, or a new PostgreSQL schema. */
