@@ -114,8 +114,13 @@ describe('browser pool', () => {
     const pid = await t.runtime.pool.browserPid();
     expect(pid).not.toBeNull();
     const before = await used();
+    const asked = site.hits('/capture.html');
     const inFlight = capture({ url: site.url('/capture.html'), delay: '3' });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // In flight once the browser has asked for the page: the render then waits out its delay.
+    await vi.waitFor(() => expect(site.hits('/capture.html')).toBeGreaterThan(asked), {
+      timeout: 10_000,
+      interval: 20,
+    });
     const tree = await processTree(pid as number);
     expect(tree.length).toBeGreaterThan(1);
     process.kill(pid as number, 'SIGKILL');
