@@ -225,11 +225,6 @@ export class EgressProxy {
     return this.sharedPort;
   }
 
-  /** `http://127.0.0.1:<shared port>`: routes are chosen there by token. */
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
   /** Whether an upstream proxy's own host passes the policy now: 'blocked' naming the proxy if not, 'target_unreachable' if it does not resolve. */
   async checkUpstream(upstream: UpstreamProxy): Promise<void> {
     await resolvePinned(upstream.host, upstream.port, this.guard.policy, this.guard.resolver).catch(
