@@ -3,6 +3,7 @@ import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppete
 import { WebcapError } from '../errors.js';
 import type { ProxyRoute } from '../net/egress-proxy.js';
 import type { UpstreamProxy } from '../net/upstream-proxy.js';
+import { guardPage, type PageGuards } from './page-guards.js';
 import { treeMemoryBytes } from './process-tree.js';
 
 /** Where contexts get their own ways out; the network guard's EgressProxy is one. */
@@ -46,7 +47,10 @@ export interface WindowSize {
   readonly height: number;
 }
 
-type Warm = Lease;
+/** A lease made ahead of use, with the guards watching its page (page-guards.ts). */
+interface Warm extends Lease {
+  readonly guards: PageGuards;
+}
 
 /** One launched browser; replaced as a whole when it is recycled or crashes. */
 interface Generation {
@@ -117,7 +121,7 @@ export class BrowserPool {
       if (!generation.retiring) generation.warm.push(this.prepare(generation));
       warm = await this.takeWarm(generation, next);
       warm.route.use(upstreamProxy);
-      return await this.bounded(generation, work(warm));
+      return await this.bounded(generation, work(warm), warm.guards.tripped);
     } finally {
       if (generation !== undefined) this.settle(generation, warm);
       this.leave();
@@ -170,7 +174,8 @@ export class BrowserPool {
     else next();
   }
 
-  private async bounded<T>(generation: Generation, work: Promise<T>): Promise<T> {
+  /** The work, ended early by the timeout, a browser crash, or a guard of its page that tripped. */
+  private async bounded<T>(generation: Generation, work: Promise<T>, tripped: Promise<never>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -181,10 +186,11 @@ export class BrowserPool {
         this.options.renderTimeoutMs,
       );
     });
-    // Work abandoned by a timeout or crash fails later, when its context closes; that is expected.
+    // Work abandoned by a timeout, a crash or a tripped guard fails later, when its context closes;
+    // that is expected.
     work.catch(() => undefined);
     try {
-      return await Promise.race([work, timeout, generation.lost]);
+      return await Promise.race([work, timeout, generation.lost, tripped]);
     } finally {
       clearTimeout(timer);
     }
@@ -305,7 +311,8 @@ export class BrowserPool {
         proxyBypassList: ['<-loopback>'],
       });
       const page = await context.newPage();
-      return { context, page, route, windowSize: generation.windowSize };
+      const guards = await guardPage(page);
+      return { context, page, route, windowSize: generation.windowSize, guards };
     } catch (error) {
       await route?.close();
       if (!generation.retiring && !generation.crashed && !this.closed) {

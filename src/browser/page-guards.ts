@@ -1,0 +1,101 @@
+import type { HTTPRequest, Page } from 'puppeteer-core';
+import { WebcapError } from '../errors.js';
+
+/** The guards of one page: they say when its render must end before it is done. */
+export interface PageGuards {
+  /**
+   * Rejects with the reason as soon as the page does something that ends its render: its main
+   * frame navigates to a scheme the network policy refuses, or its renderer crashes. Never
+   * resolves; a rejection nobody waits for is handled.
+   */
+  readonly tripped: Promise<never>;
+}
+
+/**
+ * Whether the main frame may go to `url`: http(s), and the documents a page makes of itself
+ * (about:blank and about:srcdoc, data:, blob:, javascript:), which never leave it. Anything else
+ * (file:, chrome:, view-source:, an app's scheme, ...) is what `parseTargetUrl` refuses as a
+ * target, so a page may not go there on its own either (docs/network-guard.md). Fails closed on
+ * a URL that does not parse.
+ */
+export function isRefusedNavigation(url: string): boolean {
+  if (!URL.canParse(url)) return true;
+  const { protocol, pathname } = new URL(url);
+  switch (protocol) {
+    case 'http:':
+    case 'https:':
+    case 'data:':
+    case 'blob:':
+    case 'javascript:':
+      return false;
+    case 'about:':
+      return pathname !== 'blank' && pathname !== 'srcdoc';
+    default:
+      return true;
+  }
+}
+
+function refusedNavigation(url: string): WebcapError {
+  const where = URL.canParse(url) ? `a ${new URL(url).protocol} URL` : 'a URL that does not parse';
+  return new WebcapError('blocked', `the page navigated to ${where}; only http and https are allowed`);
+}
+
+/**
+ * Installs on a fresh page, before any render uses it, what protects the render from the page:
+ * - JavaScript dialogs (alert, confirm, prompt, beforeunload) are dismissed as they open. An
+ *   open dialog blocks the page's main thread, so a page that calls `alert()` while loading
+ *   never reaches `load` and would hold its slot for the whole navigation timeout.
+ * - A main frame sent to a refused scheme ends the render at once with `blocked`. Chromium
+ *   refuses such a navigation itself ("Not allowed to load local resource"), but a form
+ *   submitted to file: leaves the page loading forever (Chromium 156), and a meta refresh or a
+ *   script going to file: or chrome: is the page asking for a target the policy refuses.
+ *   `Page.frameScheduledNavigation` is deprecated, but it is the one event that reports every
+ *   such navigation: `Page.frameRequestedNavigation` reports the form and not a script, a meta
+ *   refresh or a link going to file:, which Chromium stops before they start. A main document
+ *   redirected to such a scheme fails with `net::ERR_UNSAFE_REDIRECT` and ends the render the
+ *   same way.
+ * - A renderer that crashes (a page that allocates until it dies: chromium-args.ts caps its
+ *   heap) ends the render at once with a 400: it is the page's doing, and a retry crashes again.
+ *   Without the guard the call failed as a 500 from whichever puppeteer call was waiting on the
+ *   dead page, or waited for a load that never came.
+ * Popups are refused by the browser itself (chromium-args.ts), and the headless shell already
+ * refuses downloads without writing a byte (docs/capture.md, "Hostile pages").
+ */
+export async function guardPage(page: Page): Promise<PageGuards> {
+  let trip: (error: WebcapError) => void = () => undefined;
+  const tripped = new Promise<never>((_, reject) => {
+    trip = reject;
+  });
+  tripped.catch(() => undefined);
+
+  page.on('dialog', (dialog) => {
+    // The page may be gone by the time the answer arrives; nothing waits for it then.
+    dialog.dismiss().catch(() => undefined);
+  });
+  page.on('error', () => {
+    trip(
+      new WebcapError(
+        'bad_request',
+        'the page crashed the browser tab rendering it (it ran out of memory or hit a fatal error)',
+      ),
+    );
+  });
+  page.on('requestfailed', (request: HTTPRequest) => {
+    if (
+      request.isNavigationRequest() &&
+      request.frame() === page.mainFrame() &&
+      request.failure()?.errorText === 'net::ERR_UNSAFE_REDIRECT'
+    ) {
+      trip(new WebcapError('blocked', 'the page redirected to a scheme other than http or https'));
+    }
+  });
+
+  const session = await page.createCDPSession();
+  const { frameTree } = await session.send('Page.getFrameTree');
+  const mainFrameId = frameTree.frame.id;
+  session.on('Page.frameScheduledNavigation', ({ frameId, url }) => {
+    if (frameId === mainFrameId && isRefusedNavigation(url)) trip(refusedNavigation(url));
+  });
+  await session.send('Page.enable');
+  return { tripped };
+}
