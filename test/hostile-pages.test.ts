@@ -84,6 +84,11 @@ describe('hostile pages', () => {
       `${NORMAL_BODY}<form action="file:///etc/passwd"></form><script>document.forms[0].submit()</script>`,
     ),
     '/location-file': page(`${NORMAL_BODY}<script>location = 'file:///etc/passwd'</script>`),
+    '/location-mailto': page(`${NORMAL_BODY}<script>location = 'mailto:someone@example.com'</script>`),
+    '/form-mailto': page(
+      `${NORMAL_BODY}<form action="mailto:someone@example.com"></form><script>document.forms[0].submit()</script>`,
+    ),
+    '/app-link': page(`${NORMAL_BODY}<script>location = 'myapp://open?x=1'</script>`),
     '/meta-file': page(NORMAL_BODY, '<meta http-equiv="refresh" content="0;url=file:///etc/passwd">'),
     '/click-chrome': page(
       `${NORMAL_BODY}<a href="chrome://settings">settings</a><script>document.links[0].click()</script>`,
@@ -411,6 +416,19 @@ describe('hostile pages', () => {
       const outcome = await call(pathname);
       expectFailure(outcome, 400, error);
       expect(outcome.ms).toBeLessThan(AT_ONCE_MS);
+      await expectServiceUnaffected();
+    });
+  });
+
+  describe('links to external apps are left to an app the browser does not have', () => {
+    it.each([
+      ["location = 'mailto:...'", '/location-mailto'],
+      ['a form that submits itself to mailto:', '/form-mailto'],
+      ["location = 'myapp://open'", '/app-link'],
+    ])('%s: the page is captured as it is, at once', async (_what, pathname) => {
+      const outcome = await call(pathname);
+      expect(outcome.ms).toBeLessThan(AT_ONCE_MS);
+      await expectNormalCapture(outcome.res, outcome.billed);
       await expectServiceUnaffected();
     });
   });

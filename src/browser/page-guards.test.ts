@@ -11,6 +11,10 @@ describe('isRefusedNavigation', () => {
     'data:text/html,<p>hi',
     'blob:https://example.com/0d3c1e4a-5f7b-4c1e-9b1a-2d7f3c8e9a10',
     'javascript:void(0)',
+    'mailto:someone@example.com',
+    'tel:+33123456789',
+    'intent://scan/#Intent;scheme=zxing;end',
+    'fb://profile/1',
   ])('lets the main frame go to %s', (url) => {
     expect(isRefusedNavigation(url)).toBe(false);
   });
@@ -24,8 +28,7 @@ describe('isRefusedNavigation', () => {
     'view-source:http://example.com/',
     'filesystem:http://example.com/temporary/x',
     'about:settings',
-    'mailto:someone@example.com',
-    'fb://profile/1',
+    'ftp://example.com/file',
     'not a url',
   ])('refuses %s', (url) => {
     expect(isRefusedNavigation(url)).toBe(true);

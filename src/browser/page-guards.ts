@@ -12,27 +12,35 @@ export interface PageGuards {
 }
 
 /**
- * Whether the main frame may go to `url`: http(s), and the documents a page makes of itself
- * (about:blank and about:srcdoc, data:, blob:, javascript:), which never leave it. Anything else
- * (file:, chrome:, view-source:, an app's scheme, ...) is what `parseTargetUrl` refuses as a
- * target, so a page may not go there on its own either (docs/network-guard.md). Fails closed on
- * a URL that does not parse.
+ * Schemes the browser would open itself rather than hand to another application: local files
+ * and the browser's own pages. A page may not send its main frame there (docs/network-guard.md):
+ * they are what `parseTargetUrl` refuses as a target. Other schemes (mailto:, tel:, intent:, an
+ * app's own) go to an external handler, which a headless browser does not have: the page stays
+ * where it is and is captured as it is.
+ */
+const LOCAL_SCHEMES = new Set([
+  'file:',
+  'filesystem:',
+  'chrome:',
+  'chrome-untrusted:',
+  'chrome-extension:',
+  'chrome-search:',
+  'chrome-error:',
+  'devtools:',
+  'view-source:',
+  'ftp:',
+]);
+
+/**
+ * Whether the main frame may not go to `url`: a local or browser scheme (above), or an about:
+ * page other than the blank and srcdoc documents a page makes of itself. Fails closed on a URL
+ * that does not parse.
  */
 export function isRefusedNavigation(url: string): boolean {
   if (!URL.canParse(url)) return true;
   const { protocol, pathname } = new URL(url);
-  switch (protocol) {
-    case 'http:':
-    case 'https:':
-    case 'data:':
-    case 'blob:':
-    case 'javascript:':
-      return false;
-    case 'about:':
-      return pathname !== 'blank' && pathname !== 'srcdoc';
-    default:
-      return true;
-  }
+  if (protocol === 'about:') return pathname !== 'blank' && pathname !== 'srcdoc';
+  return LOCAL_SCHEMES.has(protocol);
 }
 
 function refusedNavigation(url: string): WebcapError {
