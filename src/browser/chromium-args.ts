@@ -59,9 +59,9 @@ export function chromiumArgs(options: ChromiumArgsOptions): string[] {
     '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--webrtc-ip-handling-policy=disable_non_proxied_udp',
-    // No page opens a window: window.open returns null and target=_blank does nothing. Puppeteer
-    // launches with the popup blocker off, and a page opening 300 popups kept its own load from
-    // finishing within 8 s. The headless shell's switch; the full browser ignores it.
+    // No page opens a window: window.open returns null and target=_blank does nothing; a page
+    // opening 300 popups kept its own load from finishing within 8 s. The headless shell's
+    // switch; the full browser ignores it and relies on the popup blocker (pool.ts).
     '--block-new-web-contents',
     // A page that allocates until it dies took 12 s and 4.5 GB of memory to crash its renderer
     // under V8's default limit; with this one it dies within about a second, and the render ends

@@ -245,6 +245,9 @@ export class BrowserPool {
       executablePath: this.options.executablePath,
       headless: true,
       args: [...this.options.args],
+      // Puppeteer turns Chromium's popup blocker off; on, it stops a page's popups without a
+      // user gesture in the full browser too, which ignores --block-new-web-contents.
+      ignoreDefaultArgs: ['--disable-popup-blocking'],
       defaultViewport: null,
       // Over a pipe, Chromium quits when this process dies, even by SIGKILL: no orphaned browsers.
       pipe: true,
