@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { processTree } from '../src/browser/process-tree.js';
-import { type FixtureServer, startFixtureServer } from './helpers/chromium.js';
+import { type FixtureServer, isAlive, startFixtureServer } from './helpers/chromium.js';
 import { startServer } from './helpers/cli.js';
 import { tempDir } from './helpers/databases.js';
 import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
@@ -38,14 +38,6 @@ describe('browser pool', () => {
   const used = async () =>
     (await t.runtime.app.inject({ url: '/v1/usage', headers: { 'x-api-key': key } })).json()
       .total_used as number;
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
 
   it('isolates calls: nothing a page stores is visible to the next one', async () => {
     const visit = (search: string) =>
@@ -133,7 +125,7 @@ describe('browser pool', () => {
     expect(await t.runtime.pool.browserPid()).not.toBe(pid);
     expect(await used()).toBe(before + 1);
     // Nothing of the dead browser is left: no zombie, no orphaned renderer.
-    await vi.waitFor(() => expect(tree.filter(alive)).toEqual([]), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: 10_000, interval: 200 });
   });
 
   it('recycles the browser after BROWSER_RECYCLE_RENDERS renders and leaves no process behind', async () => {
@@ -146,7 +138,7 @@ describe('browser pool', () => {
     // Four renders on a browser that had served some already: it was replaced exactly once.
     expect(pids.size).toBe(2);
     expect(pids.has(first)).toBe(true);
-    await vi.waitFor(() => expect(alive(first)).toBe(false), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(() => expect(isAlive(first)).toBe(false), { timeout: 10_000, interval: 200 });
   });
 
   it('closes every browser process on shutdown', async () => {
@@ -156,7 +148,7 @@ describe('browser pool', () => {
     expect(tree.length).toBeGreaterThan(1);
     await t.runtime.pool.close();
     // Chromium's helpers outlive it by a moment and are reaped by init, so wait for that.
-    await vi.waitFor(() => expect(tree.filter(alive)).toEqual([]), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: 10_000, interval: 200 });
   });
 
   it('leaves no browser behind when the service itself is killed with SIGKILL', async () => {
@@ -174,8 +166,8 @@ describe('browser pool', () => {
       { timeout: 20_000, interval: 200 },
     );
     const tree = await processTree(pid);
-    expect(tree.filter(alive).length).toBeGreaterThan(1);
+    expect(tree.filter(isAlive).length).toBeGreaterThan(1);
     server.child.kill('SIGKILL');
-    await vi.waitFor(() => expect(tree.filter(alive)).toEqual([]), { timeout: 15_000, interval: 250 });
+    await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: 15_000, interval: 250 });
   }, 60_000);
 });

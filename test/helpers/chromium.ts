@@ -113,3 +113,13 @@ export function pngSize(png: Uint8Array): { width: number; height: number } {
   }
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
+
+/** Whether a process with this pid exists (a zombie counts until it is reaped). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
