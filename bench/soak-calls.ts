@@ -1,0 +1,267 @@
+import type { Pool } from 'undici';
+import type { PageName } from './fixture-pages.js';
+import type { FixtureSite } from './fixture-site.js';
+
+/**
+ * What the soak asks the service for: the bench's three pages with the parameters users vary,
+ * cache hits and misses, hosted files, and calls that fail on purpose. Each kind has a weight
+ * out of 100 and the status it must answer with.
+ */
+const KINDS = {
+  png: { weight: 16, status: 200, reachesBrowser: true },
+  jpeg: { weight: 8, status: 200, reachesBrowser: true },
+  webp: { weight: 7, status: 200, reachesBrowser: true },
+  pdf: { weight: 5, status: 200, reachesBrowser: true },
+  full_page: { weight: 7, status: 200, reachesBrowser: true },
+  device: { weight: 8, status: 200, reachesBrowser: true },
+  selector: { weight: 7, status: 200, reachesBrowser: true },
+  block_resources: { weight: 6, status: 200, reachesBrowser: true },
+  remove_selectors: { weight: 6, status: 200, reachesBrowser: true },
+  // Six fixed captures with cache=true: the first of each renders, the rest are hits.
+  cache_repeat: { weight: 10, status: 200, reachesBrowser: true },
+  // cache=true on a URL never asked before: a miss that renders and stores an entry.
+  cache_unique: { weight: 4, status: 200, reachesBrowser: true },
+  // response_type=json: a hosted file; half of them are then fetched through its signed URL.
+  json: { weight: 7, status: 200, reachesBrowser: true },
+  base64: { weight: 3, status: 200, reachesBrowser: true },
+  // A selector Chromium cannot parse: a 400 from the browser.
+  invalid_selector: { weight: 1, status: 400, reachesBrowser: true },
+  // A selector that matches the <title>, an element with no box: a 400 after navigation.
+  boxless_selector: { weight: 1, status: 400, reachesBrowser: true },
+  // An allowed loopback port where nothing listens: the browser's navigation fails.
+  unreachable: { weight: 2, status: 400, reachesBrowser: true },
+  // A loopback port outside the allow list: refused by the guard before any browser work.
+  blocked: { weight: 1, status: 400, reachesBrowser: false },
+  // format=gif: refused by the schema.
+  invalid_param: { weight: 1, status: 400, reachesBrowser: false },
+} as const;
+
+export type CallKind = keyof typeof KINDS;
+export const CALL_KINDS = Object.keys(KINDS) as CallKind[];
+
+export interface PlannedCall {
+  readonly kind: CallKind;
+  /** Path and query of the GET /v1/capture request. */
+  readonly path: string;
+  /** response_type json or base64: the answer describes a hosted file. */
+  readonly hosted: boolean;
+  /** Fetch the hosted file too. */
+  readonly fetchFile: boolean;
+}
+
+export interface CallOutcome {
+  readonly kind: CallKind;
+  /** HTTP status; 0 when the request itself failed (connection, timeout). */
+  readonly status: number;
+  /** The status is the one the kind must answer with (and a fetched file answered 200). */
+  readonly expected: boolean;
+  readonly cacheHit: boolean;
+  /** The call took a render slot of the browser: counts toward the pool's recycle. */
+  readonly rendered: boolean;
+  readonly latencyMs: number;
+  /**
+   * Bytes the call made the service store as a blob (a cache entry on a miss, a hosted file for
+   * JSON and base64): what can fill the service's in-memory blob cache (BLOB_MEMORY_CACHE_MB).
+   */
+  readonly storedBytes: number;
+  /** The start of the body or the error, for calls that were not as expected. */
+  readonly detail: string | null;
+}
+
+const DEVICES = ['iphone_14_pro', 'pixel_7_pro', 'ipad', 'galaxy_s8', 'iphone_x'] as const;
+
+const SELECTORS: Record<PageName, readonly string[]> = {
+  small: ['header', '.hero', 'button'],
+  article: ['h1', 'figure', 'aside'],
+  app: ['#cards', 'canvas', '.card:nth-child(3)'],
+};
+
+const REMOVED: Record<PageName, readonly string[]> = {
+  small: ['header', 'button,.hero'],
+  article: ['aside', 'figure,blockquote'],
+  app: ['#cards', 'canvas,#top'],
+};
+
+const BLOCKED_TYPES = ['image,font', 'script', 'stylesheet,image'] as const;
+
+/** Mulberry32: a small seeded generator, so that a seed always plans the same calls. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  const item = items[Math.floor(random() * items.length)];
+  if (item === undefined) throw new Error('pick from an empty list');
+  return item;
+}
+
+function kindOf(random: () => number): CallKind {
+  let roll = random() * 100;
+  for (const kind of CALL_KINDS) {
+    roll -= KINDS[kind].weight;
+    if (roll < 0) return kind;
+  }
+  return 'png';
+}
+
+/** The soak only ever targets loopback addresses; a planned URL elsewhere is a bug in the plan. */
+function loopback(url: string): string {
+  const { hostname } = new URL(url);
+  if (!/^127\.\d+\.\d+\.\d+$/.test(hostname)) throw new Error(`the soak targets loopback only, not ${url}`);
+  return url;
+}
+
+/**
+ * `count` calls drawn from the kinds by weight with a seeded generator; call n targets the
+ * site's target n, so pages and hosts rotate as in the bench. `unreachableUrl` is an allowed
+ * loopback address where nothing listens.
+ */
+export function planCalls(
+  count: number,
+  site: FixtureSite,
+  unreachableUrl: string,
+  seed: number,
+): PlannedCall[] {
+  const random = generator(seed);
+  const calls: PlannedCall[] = [];
+  for (let n = 0; n < count; n++) {
+    const kind = kindOf(random);
+    const target = site.target(n);
+    let query: Record<string, string> = { url: target.url };
+    let fetchFile = false;
+    switch (kind) {
+      case 'png':
+        break;
+      case 'jpeg':
+        query = { ...query, format: 'jpeg', image_quality: pick(random, ['60', '80', '92']) };
+        break;
+      case 'webp':
+        query = { ...query, format: 'webp', image_quality: '75' };
+        break;
+      case 'pdf':
+        query = { ...query, format: 'pdf' };
+        break;
+      case 'full_page':
+        query = { ...query, full_page: '1', format: pick(random, ['png', 'jpeg']) };
+        break;
+      case 'device':
+        query = { ...query, device: pick(random, DEVICES) };
+        break;
+      case 'selector':
+        query = { ...query, selector: pick(random, SELECTORS[target.page]) };
+        break;
+      case 'block_resources':
+        query = { ...query, block_resources: pick(random, BLOCKED_TYPES) };
+        break;
+      case 'remove_selectors':
+        query = { ...query, remove_selectors: pick(random, REMOVED[target.page]) };
+        break;
+      case 'cache_repeat': {
+        const fixed = Math.floor(random() * 6);
+        query = { url: site.target(fixed).url, cache: '1', format: fixed % 2 === 0 ? 'png' : 'jpeg' };
+        break;
+      }
+      case 'cache_unique':
+        query = { url: `${target.url}?soak=${n}`, cache: '1' };
+        break;
+      case 'json':
+        query = { ...query, response_type: 'json', format: pick(random, ['png', 'webp']) };
+        fetchFile = random() < 0.5;
+        break;
+      case 'base64':
+        query = { ...query, response_type: 'base64', format: 'jpeg' };
+        break;
+      case 'invalid_selector':
+        query = { ...query, selector: 'main[[' };
+        break;
+      case 'boxless_selector':
+        query = { ...query, selector: 'title' };
+        break;
+      case 'unreachable':
+        query = { url: unreachableUrl };
+        break;
+      case 'blocked':
+        query = { url: 'http://127.0.0.1:1/' };
+        break;
+      case 'invalid_param':
+        query = { ...query, format: 'gif' };
+        break;
+    }
+    loopback(query.url ?? '');
+    calls.push({
+      kind,
+      path: `/v1/capture?${new URLSearchParams(query)}`,
+      hosted: query.response_type !== undefined,
+      fetchFile,
+    });
+  }
+  return calls;
+}
+
+interface HostedJson {
+  readonly screenshot_url: string;
+  readonly size: number;
+}
+
+/** GETs the hosted file a JSON capture answered with; its status. */
+async function fetchHostedFile(http: Pool, origin: string, hosted: HostedJson): Promise<number> {
+  const url = new URL(hosted.screenshot_url);
+  if (url.origin !== origin) throw new Error(`hosted file outside the service: ${hosted.screenshot_url}`);
+  const response = await http.request({ method: 'GET', path: `${url.pathname}${url.search}` });
+  await response.body.arrayBuffer();
+  return response.statusCode;
+}
+
+/** Makes one call and reads the whole answer; never throws. */
+export async function performCall(
+  http: Pool,
+  origin: string,
+  key: string,
+  call: PlannedCall,
+): Promise<CallOutcome> {
+  const started = performance.now();
+  const { status: wanted, reachesBrowser } = KINDS[call.kind];
+  try {
+    const response = await http.request({ method: 'GET', path: call.path, headers: { 'x-api-key': key } });
+    const body = Buffer.from(await response.body.arrayBuffer());
+    const cacheHit = response.headers['x-webcap-cache'] === 'hit';
+    let expected = response.statusCode === wanted;
+    let detail = expected ? null : body.toString('utf8', 0, 300);
+    const ok = response.statusCode === 200;
+    const hosted = ok && call.hosted ? (JSON.parse(body.toString()) as HostedJson) : null;
+    const stored = hosted?.size ?? (ok && response.headers['x-webcap-cache'] === 'miss' ? body.length : 0);
+    if (expected && hosted !== null && call.fetchFile) {
+      const fileStatus = await fetchHostedFile(http, origin, hosted);
+      expected = fileStatus === 200;
+      if (!expected) detail = `the hosted file answered ${fileStatus}`;
+    }
+    return {
+      kind: call.kind,
+      status: response.statusCode,
+      expected,
+      cacheHit,
+      rendered: reachesBrowser && !cacheHit,
+      latencyMs: performance.now() - started,
+      storedBytes: stored,
+      detail,
+    };
+  } catch (error) {
+    return {
+      kind: call.kind,
+      status: 0,
+      expected: false,
+      cacheHit: false,
+      rendered: reachesBrowser,
+      latencyMs: performance.now() - started,
+      storedBytes: 0,
+      detail: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
