@@ -6,7 +6,7 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumArgs, chromiumExecutable, contextProxyOptions } from '../src/browser/chromium-args.js';
+import { chromiumArgs, DEFAULT_CHROMIUM_PATH } from '../src/browser/chromium-args.js';
 import { WebcapError } from '../src/errors.js';
 import { NetworkPolicy, parseAllowList } from '../src/net/address-policy.js';
 import { EgressProxy, type ProxyRoute } from '../src/net/egress-proxy.js';
@@ -378,6 +378,10 @@ describe('egress proxy: errors', () => {
       status: 502,
       body: 'Could not reach http://nx.test/: host not found (ENOTFOUND)\n',
     });
+    expect(route.answerFor('http://nx.test/')).toEqual({
+      kind: 'unreachable',
+      reason: 'host not found (ENOTFOUND)',
+    });
   });
 
   it('refuses an upstream proxy whose own host the policy refuses', async () => {
@@ -468,6 +472,11 @@ describe('egress proxy: security (the canaries see nothing)', () => {
       expect(local.stats.refusals).toEqual([
         { target: `http://localhost:${canary.port}/`, reason: 'localhost resolves to a loopback address' },
       ]);
+      expect(local.answerFor(`http://localhost:${canary.port}/`)).toEqual({
+        kind: 'blocked',
+        reason: 'localhost resolves to a loopback address',
+      });
+      expect(local.answerFor(`http://localhost:${canary.port}/other`)).toBeUndefined();
     } finally {
       await system.stop();
     }
@@ -504,7 +513,7 @@ describe('egress proxy: real Chromium', () => {
 
   beforeAll(async () => {
     browser = await puppeteer.launch({
-      executablePath: chromiumExecutable(),
+      executablePath: DEFAULT_CHROMIUM_PATH,
       args: chromiumArgs({ proxyPort: proxy.port }),
       headless: true,
     });
@@ -516,7 +525,11 @@ describe('egress proxy: real Chromium', () => {
   /** A page in a new context routed by the route's own listener, or by its token on the shared port. */
   async function contextPage(route: ProxyRoute | null, by: 'listener' | 'token'): Promise<Page> {
     const port = by === 'listener' && route !== null ? Number(new URL(route.proxyServer).port) : proxy.port;
-    const context = await browser.createBrowserContext(contextProxyOptions(port));
+    // As the pool does: a context's proxy replaces the launch flag's, so the bypass rule is repeated.
+    const context = await browser.createBrowserContext({
+      proxyServer: `http://127.0.0.1:${port}`,
+      proxyBypassList: ['<-loopback>'],
+    });
     const page = await context.newPage();
     if (by === 'token' && route !== null) await page.authenticate({ username: route.token, password: '' });
     return page;

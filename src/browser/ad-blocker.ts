@@ -66,9 +66,10 @@ export interface AdBlocker {
   /**
    * Applies the cosmetic filters to every frame's current DOM once more and resolves when the
    * styles are in place. The library injects them asynchronously while the page loads, which can
-   * land after the capture; call this right before taking it. A no-op where blocking is not enabled.
+   * land after the capture; call this right before taking it. With `remove`, the elements the
+   * hiding rules match in the main frame are taken out of its DOM too. A no-op where blocking is not enabled.
    */
-  hideAds(page: Page): Promise<void>;
+  hideAds(page: Page, removal?: 'hide' | 'remove'): Promise<void>;
   /** Stops blocking in the page; request interception stays on while other request handlers remain. */
   disable(page: Page): Promise<void>;
   /** Whether the filters block (or redirect) a request of `type` to `url` made by a page at `sourceUrl`. */
@@ -172,9 +173,12 @@ function wrap(engine: PuppeteerBlocker, cacheFile: string, source: AdBlocker['so
     async enable(page) {
       await engine.enableBlockingInPage(page);
     },
-    async hideAds(page) {
+    async hideAds(page, removal = 'hide') {
       if (!engine.isBlockingEnabled(page)) return;
-      await Promise.all(page.frames().map((frame) => hideAdsInFrame(engine, frame)));
+      const main = page.mainFrame();
+      await Promise.all(
+        page.frames().map((frame) => hideAdsInFrame(engine, frame, removal === 'remove' && frame === main)),
+      );
     },
     async disable(page) {
       if (!engine.isBlockingEnabled(page)) return;
@@ -188,7 +192,7 @@ function wrap(engine: PuppeteerBlocker, cacheFile: string, source: AdBlocker['so
   };
 }
 
-async function hideAdsInFrame(engine: PuppeteerBlocker, frame: Frame): Promise<void> {
+async function hideAdsInFrame(engine: PuppeteerBlocker, frame: Frame, remove: boolean): Promise<void> {
   const url = frame.url();
   if (frame.detached || !/^https?:/.test(url)) return;
   const { hostname, domain } = Request.fromRawDetails({ url });
@@ -220,11 +224,20 @@ async function hideAdsInFrame(engine: PuppeteerBlocker, frame: Frame): Promise<v
     });
     if (!active || styles.length === 0) return;
     // A constructed stylesheet, unlike a <style> tag, is not subject to the page's CSP style-src.
-    await frame.evaluate((css: string) => {
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(css);
-      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-    }, styles);
+    await frame.evaluate(
+      (css: string, removeMatches: boolean) => {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(css);
+        document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+        if (!removeMatches) return;
+        for (const rule of sheet.cssRules) {
+          if (!(rule instanceof CSSStyleRule)) continue;
+          for (const element of document.querySelectorAll(rule.selectorText)) element.remove();
+        }
+      },
+      styles,
+      remove,
+    );
   } catch (error) {
     // A frame that navigates or goes away meanwhile has nothing left to hide.
     if (!frame.detached && !isContextGone(error)) throw error;

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  chromiumArgs,
-  chromiumExecutable,
-  contextProxyOptions,
-  DEFAULT_CHROMIUM_PATH,
-} from './chromium-args.js';
+import { chromiumArgs } from './chromium-args.js';
 
 describe('chromiumArgs', () => {
   it('sends everything, loopback included, through the proxy and resolves nothing itself', () => {
@@ -20,14 +15,5 @@ describe('chromiumArgs', () => {
   it('drops the sandbox only for root', () => {
     expect(chromiumArgs({ proxyPort: 1, runningAsRoot: true })).toContain('--no-sandbox');
     expect(chromiumArgs({ proxyPort: 1 }).includes('--no-sandbox')).toBe(process.getuid?.() === 0);
-  });
-
-  it('repeats the bypass rule for a context proxy, and defaults to Debian chromium', () => {
-    expect(contextProxyOptions(4321)).toEqual({
-      proxyServer: 'http://127.0.0.1:4321',
-      proxyBypassList: ['<-loopback>'],
-    });
-    expect(chromiumExecutable()).toBe(DEFAULT_CHROMIUM_PATH);
-    expect(chromiumExecutable('/opt/chrome')).toBe('/opt/chrome');
   });
 });

@@ -28,11 +28,6 @@ export interface ChromiumArgsOptions {
   readonly runningAsRoot?: boolean;
 }
 
-/** The executable to launch: the operator's choice, else Debian's headless shell. */
-export function chromiumExecutable(path?: string | null): string {
-  return path ?? DEFAULT_CHROMIUM_PATH;
-}
-
 /**
  * Launch flags that confine Chromium's network to the egress proxy (DESIGN.md §3): every request,
  * loopback included, goes to the proxy; Chromium resolves no name itself (with a fixed proxy it
@@ -68,9 +63,4 @@ export function chromiumArgs(options: ChromiumArgsOptions): string[] {
     // then (page-guards.ts).
     `--js-flags=--max-old-space-size=${RENDERER_HEAP_LIMIT_MB}`,
   ];
-}
-
-/** Options for puppeteer's createBrowserContext: a context's proxy replaces the launch flag's, so it repeats the bypass rule. */
-export function contextProxyOptions(proxyPort: number): { proxyServer: string; proxyBypassList: string[] } {
-  return { proxyServer: `http://127.0.0.1:${proxyPort}`, proxyBypassList: ['<-loopback>'] };
 }

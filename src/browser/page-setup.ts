@@ -1,21 +1,8 @@
 import type { HTTPRequest, Page } from 'puppeteer-core';
-import type { ResourceType } from '../engines/capture/params.js';
+import { RESOURCE_TYPES, type ResourceType } from './page-params.js';
 import { urlMatcher } from './url-patterns.js';
 
-const NAMED_TYPES: ReadonlySet<string> = new Set([
-  'document',
-  'stylesheet',
-  'image',
-  'media',
-  'font',
-  'script',
-  'texttrack',
-  'xhr',
-  'fetch',
-  'eventsource',
-  'websocket',
-  'manifest',
-]);
+const NAMED_TYPES: ReadonlySet<string> = new Set(RESOURCE_TYPES.filter((type) => type !== 'other'));
 
 /** Chromium's resource type in the spec's 13 names: prefetch, ping, preflight and the rest are `other`. */
 export function resourceTypeOf(request: HTTPRequest): ResourceType {

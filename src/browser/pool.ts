@@ -92,11 +92,6 @@ export class BrowserPool {
     await Promise.all(generation.warm);
   }
 
-  /** Renders in use and calls waiting; for health and tests. */
-  load(): { active: number; waiting: number } {
-    return { active: this.active, waiting: this.waiting.length };
-  }
-
   /** The pid of the browser new calls go to, once it has launched; null while none is wanted. */
   async browserPid(): Promise<number | null> {
     const current = await this.current?.catch(() => null);

@@ -55,21 +55,35 @@ export async function waitForCss(
   }
 }
 
-/** Hides every element matching the selectors (checked by checkSelectors) with `display: none !important`; returns how many. */
-export async function hideSelectors(page: Page, selectors: readonly string[]): Promise<number> {
+/**
+ * Hides (`display: none !important`) or removes every element matching the selectors (checked by
+ * checkSelectors); returns how many.
+ */
+export async function hideSelectors(
+  page: Page,
+  selectors: readonly string[],
+  removal: 'hide' | 'remove' = 'hide',
+): Promise<number> {
   if (selectors.length === 0) return 0;
   // The items came from one comma-separated parameter; joined again they are one selector list,
   // so that a comma inside `:is(a, b)` keeps its meaning.
-  return page.evaluate((list: string) => {
-    let hidden = 0;
-    for (const element of document.querySelectorAll(list)) {
-      if (element instanceof HTMLElement || element instanceof SVGElement) {
-        element.style.setProperty('display', 'none', 'important');
-        hidden += 1;
+  return page.evaluate(
+    (list: string, remove: boolean) => {
+      let hidden = 0;
+      for (const element of document.querySelectorAll(list)) {
+        if (remove) {
+          element.remove();
+          hidden += 1;
+        } else if (element instanceof HTMLElement || element instanceof SVGElement) {
+          element.style.setProperty('display', 'none', 'important');
+          hidden += 1;
+        }
       }
-    }
-    return hidden;
-  }, selectors.join(','));
+      return hidden;
+    },
+    selectors.join(','),
+    removal === 'remove',
+  );
 }
 
 /** The document-relative CSS box of the first element matching `selector`; null when none matches. */

@@ -1,14 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { DEVICE_NAMES } from '../browser/devices.js';
+import { RESOURCE_TYPES, type ResourceType, WAIT_EVENTS, type WaitEvent } from '../browser/page-params.js';
 import type { Delivery } from '../calls/capture.js';
-import {
-  type CaptureFormat,
-  type CaptureParams,
-  RESOURCE_TYPES,
-  type ResourceType,
-  WAIT_EVENTS,
-  type WaitEvent,
-} from '../engines/capture/params.js';
+import type { CaptureFormat, CaptureParams } from '../engines/capture/params.js';
 import { invalidParam } from '../errors.js';
 import { parseUpstreamProxy, type UpstreamProxy } from '../net/upstream-proxy.js';
 import { Flag, flag } from './schemas.js';

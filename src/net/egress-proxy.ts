@@ -28,6 +28,12 @@ export interface Refusal {
   readonly reason: string;
 }
 
+/** What the proxy answered in a target's place: a refusal by the guard, or a target it could not reach. */
+export interface ProxyAnswer {
+  readonly kind: 'blocked' | 'unreachable';
+  readonly reason: string;
+}
+
 export interface RouteStats {
   /** Requests, tunnels and upgrades that came through this route, refused ones included. */
   readonly requests: number;
@@ -50,6 +56,11 @@ export interface ProxyRoute {
    * resolved, checked and pinned on each of them (EgressProxy.checkUpstream gives that answer early).
    */
   use(upstream: UpstreamProxy | null): void;
+  /**
+   * What the proxy answered itself for the plain request to `url` (a full URL) on this route,
+   * among the latest 50 such answers; undefined when the answer, if any, was the target's own.
+   */
+  answerFor(url: string): ProxyAnswer | undefined;
   /** Closes the route's listener and cuts its connections; its token gets 407 from then on. */
   close(): Promise<void>;
 }
@@ -61,6 +72,8 @@ class Route implements ProxyRoute {
   readonly sockets = new Set<Duplex>();
   /** Kept-alive connections of a direct route to its targets (EgressProxy.directAgent). */
   agent: http.Agent | null = null;
+  /** The proxy's own answers to plain requests, by URL, oldest first (at most MAX_REFUSALS). */
+  private readonly answers = new Map<string, ProxyAnswer>();
 
   constructor(
     readonly token: string,
@@ -74,6 +87,16 @@ class Route implements ProxyRoute {
     // Connections kept for the direct exit must not serve requests meant for the upstream.
     this.agent?.destroy();
     this.agent = null;
+  }
+
+  answerFor(url: string): ProxyAnswer | undefined {
+    return this.answers.get(url);
+  }
+
+  recordAnswer(url: string, answer: ProxyAnswer): void {
+    this.answers.delete(url);
+    this.answers.set(url, answer);
+    if (this.answers.size > MAX_REFUSALS) this.answers.delete(this.answers.keys().next().value ?? '');
   }
 
   async close(): Promise<void> {
@@ -415,11 +438,19 @@ export class EgressProxy {
     req.pipe(forwarded);
   }
 
-  /** The answer to a request the guard refused (403, marked X-Webcap-Blocked) or could not connect (502). */
+  /**
+   * The answer to a request the guard refused (403) or could not connect (502), recorded on the
+   * route (Route.answerFor) for the engines. The headers tell a person reading the answer.
+   */
   private answerRefusal(res: ServerResponse, route: Route, target: string, error: unknown): void {
     const { status, reason, failure, text } = this.refuse(route, target, error);
+    route.recordAnswer(
+      target,
+      reason !== null
+        ? { kind: 'blocked', reason }
+        : { kind: 'unreachable', reason: failure ?? 'unreachable' },
+    );
     const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
-    // The capture engine tells the guard's answers from a target's own 403/502 by these headers.
     if (reason !== null) headers['x-webcap-blocked'] = reason;
     if (failure !== null) headers['x-webcap-unreachable'] = failure;
     res.writeHead(status, headers);

@@ -1,0 +1,141 @@
+import type { HTTPResponse, Page } from 'puppeteer-core';
+import { TimeoutError } from 'puppeteer-core';
+import { WebcapError } from '../errors.js';
+import type { AdBlocker } from './ad-blocker.js';
+import { DEFAULT_VIEWPORT } from './chromium-args.js';
+import { enableCookieBannerRemoval } from './cookie-banners.js';
+import { applyDevice } from './devices.js';
+import type { PageParams } from './page-params.js';
+import { blockRequests, scrollThrough } from './page-setup.js';
+import type { BrowserPool, Lease } from './pool.js';
+import { checkSelectors, hideSelectors, type NamedSelector, waitForCss } from './selectors.js';
+
+export interface PageDeps {
+  readonly pool: BrowserPool;
+  /** The ad and tracker blocker (remove_ads), loaded once at start. */
+  readonly adBlocker: () => Promise<AdBlocker>;
+  /** Longest navigation or wait for a selector, within the pool's hard render limit. */
+  readonly navigationTimeoutMs: number;
+  /** Scrolling stops at this many CSS pixels (and full-page captures with it). */
+  readonly maxFullPageHeightPx: number;
+}
+
+/** A page loaded and prepared as asked, valid only inside the callback it is handed to. */
+export interface LoadedPage {
+  readonly page: Page;
+  /** The main document's HTTP status; null when the navigation produced no response of its own. */
+  readonly status: number | null;
+  /** The document's URL when it was handed back, after redirects and script navigations. */
+  readonly finalUrl: string;
+}
+
+const COOKIE_BANNER_WAIT_MS = 2500;
+
+/** `net::ERR_NAME_NOT_RESOLVED` from puppeteer's navigation error, or null for other failures. */
+function netError(error: unknown): string | null {
+  const message = error instanceof Error ? error.message : String(error);
+  return /net::ERR_[A-Z0-9_]+/.exec(message)?.[0] ?? null;
+}
+
+async function emulate({ page, windowSize }: Lease, params: PageParams): Promise<void> {
+  const { viewportWidth, viewportHeight, scaleFactor } = params;
+  const asOpened =
+    (viewportWidth ?? DEFAULT_VIEWPORT.width) === windowSize.width &&
+    (viewportHeight ?? DEFAULT_VIEWPORT.height) === windowSize.height &&
+    (scaleFactor ?? 1) === 1;
+  // A fresh page that already has the size asked for needs no emulation (chromium-args.ts opens
+  // windows at the default size), which spares the browser a relayout.
+  if (params.device === null && asOpened) return;
+  if (params.device !== null) await applyDevice(page, params.device);
+  const current = page.viewport();
+  const device = params.device !== null && current !== null;
+  await page.setViewport({
+    ...(device ? current : {}),
+    width: params.viewportWidth ?? (device ? current.width : DEFAULT_VIEWPORT.width),
+    height: params.viewportHeight ?? (device ? current.height : DEFAULT_VIEWPORT.height),
+    deviceScaleFactor: params.scaleFactor ?? (device ? current.deviceScaleFactor : 1),
+  });
+}
+
+/**
+ * Loads the page. What the egress proxy answered itself for the main document (a refusal of a
+ * private target or of a redirect to one, a target it could not reach) is 'blocked' or
+ * 'target_unreachable', read from the route as a typed value; a target's own 403 or 502 is a page.
+ */
+async function navigate(lease: Lease, params: PageParams, timeoutMs: number): Promise<HTTPResponse | null> {
+  const { page, route } = lease;
+  let response: HTTPResponse | null;
+  try {
+    response = await page.goto(params.url, {
+      waitUntil: params.waitUntil.length > 0 ? [...params.waitUntil] : ['load'],
+      timeout: timeoutMs,
+    });
+  } catch (error) {
+    if (error instanceof TimeoutError) {
+      throw new WebcapError('timeout', `the page did not finish loading within ${timeoutMs} ms`);
+    }
+    const code = netError(error);
+    if (code === null) throw error;
+    // A refused tunnel (https) surfaces as a tunnel failure; the route knows why.
+    const refusal = route.stats.refusals.at(-1);
+    if (refusal !== undefined) throw new WebcapError('blocked', refusal.reason);
+    throw new WebcapError('target_unreachable', code);
+  }
+  const own = response === null ? undefined : route.answerFor(response.url());
+  if (own?.kind === 'blocked') throw new WebcapError('blocked', own.reason);
+  if (own?.kind === 'unreachable') throw new WebcapError('target_unreachable', own.reason);
+  return response;
+}
+
+/** The caller's selectors with the parameters they came in, for one syntax check before the page loads. */
+function namedSelectors(params: PageParams): NamedSelector[] {
+  const named: NamedSelector[] = [];
+  if (params.selector !== null) named.push({ param: 'selector', selector: params.selector });
+  if (params.waitForSelector !== null) {
+    named.push({ param: 'wait_for_selector', selector: params.waitForSelector });
+  }
+  if (params.removeSelectors.length > 0) {
+    named.push({ param: 'remove_selectors', selector: params.removeSelectors.join(',') });
+  }
+  return named;
+}
+
+/**
+ * The one page pipeline every engine loads pages with: a fresh page from the pool in a context
+ * of its own (every byte it loads passes the egress proxy, direct or via the caller's proxy),
+ * emulated, with blocking, ad and cookie-banner removal set up, navigated, waited on, scrolled
+ * and cleaned as `params` ask; then handed to `use`, whose result is returned. The page is
+ * closed when `use` settles, and the pool's render limit covers loading and use together.
+ */
+export async function withLoadedPage<T>(
+  deps: PageDeps,
+  params: PageParams,
+  use: (loaded: LoadedPage) => Promise<T>,
+): Promise<T> {
+  return deps.pool.run(params.proxy, async (lease) => {
+    const { page } = lease;
+    await emulate(lease, params);
+    const adBlocker = params.removeAds ? await deps.adBlocker() : null;
+    await adBlocker?.enable(page);
+    await blockRequests(page, { resourceTypes: params.blockResources, urls: params.blockUrls });
+    const banners = params.removeCookieBanners ? await enableCookieBannerRemoval(page) : null;
+    await checkSelectors(page, namedSelectors(params));
+
+    const response = await navigate(lease, params, deps.navigationTimeoutMs);
+    if (params.waitForSelector !== null) {
+      await waitForCss(page, params.waitForSelector, 'wait_for_selector', deps.navigationTimeoutMs);
+    }
+    if (banners !== null) await banners.settled(COOKIE_BANNER_WAIT_MS);
+    if (params.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, params.delayMs));
+    if (params.scrollDurationMs !== null) {
+      await scrollThrough(page, params.scrollDurationMs, deps.maxFullPageHeightPx);
+    }
+    await hideSelectors(page, params.removeSelectors, params.removal);
+    // The blocker's own hiding styles arrive asynchronously; one awaited pass makes them count.
+    await adBlocker?.hideAds(page, params.removal);
+    if (params.selector !== null) {
+      await waitForCss(page, params.selector, 'selector', deps.navigationTimeoutMs);
+    }
+    return use({ page, status: response?.status() ?? null, finalUrl: page.url() });
+  });
+}

@@ -1,0 +1,56 @@
+/** What every engine that loads a page asks of it: the page pipeline's typed input (load-page.ts). */
+import type { UpstreamProxy } from '../net/upstream-proxy.js';
+import type { DeviceName } from './devices.js';
+
+/** The spec's 13 resource types for block_resources; Chromium's own types beyond the first 12 are `other`. */
+export const RESOURCE_TYPES = [
+  'document',
+  'stylesheet',
+  'image',
+  'media',
+  'font',
+  'script',
+  'texttrack',
+  'xhr',
+  'fetch',
+  'eventsource',
+  'websocket',
+  'manifest',
+  'other',
+] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+export const WAIT_EVENTS = ['domcontentloaded', 'load', 'networkidle0', 'networkidle2'] as const;
+export type WaitEvent = (typeof WAIT_EVENTS)[number];
+
+export interface PageParams {
+  /** An http(s) URL already accepted by the edge check; the egress proxy checks every hop. */
+  readonly url: string;
+  readonly device: DeviceName | null;
+  /** Null keeps the device's size, or 1280 × 1024 without a device. */
+  readonly viewportWidth: number | null;
+  readonly viewportHeight: number | null;
+  /** Null keeps the device's factor, or 1 without a device. */
+  readonly scaleFactor: number | null;
+  /** The element the engine works on (captured, extracted): checked before and waited for after loading. */
+  readonly selector: string | null;
+  readonly removeSelectors: readonly string[];
+  readonly removeAds: boolean;
+  readonly removeCookieBanners: boolean;
+  readonly blockResources: readonly ResourceType[];
+  readonly blockUrls: readonly string[];
+  readonly delayMs: number;
+  /** Empty waits for `load`. */
+  readonly waitUntil: readonly WaitEvent[];
+  readonly waitForSelector: string | null;
+  /** Scroll down the page over this long before it is handed back (lazy content); null does not scroll. */
+  readonly scrollDurationMs: number | null;
+  /**
+   * What becomes of elements matched by remove_selectors and the ad blocker's hiding rules:
+   * `hide` keeps them in the DOM with `display: none` (an image of the page), `remove` takes them
+   * out of it (its HTML, text and links).
+   */
+  readonly removal: 'hide' | 'remove';
+  /** A caller's proxy, chained behind the egress proxy. */
+  readonly proxy: UpstreamProxy | null;
+}
