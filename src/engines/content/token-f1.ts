@@ -1,0 +1,37 @@
+export interface TokenScore {
+  readonly precision: number;
+  readonly recall: number;
+  readonly f1: number;
+}
+
+// Letters and digits of any script; one pass, no backtracking.
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Lower-cased word tokens of `text` (runs of Unicode letters and digits), in order. */
+export function wordTokens(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/**
+ * Token-level precision, recall and F1 of `extracted` against `reference`, counting tokens as a
+ * multiset (a word found twice in the reference can match twice). Two empty texts score 1.
+ */
+export function tokenF1(extracted: string, reference: string): TokenScore {
+  const got = wordTokens(extracted);
+  const want = wordTokens(reference);
+  if (got.length === 0 && want.length === 0) return { precision: 1, recall: 1, f1: 1 };
+  const counts = new Map<string, number>();
+  for (const t of want) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let overlap = 0;
+  for (const t of got) {
+    const left = counts.get(t) ?? 0;
+    if (left > 0) {
+      overlap++;
+      counts.set(t, left - 1);
+    }
+  }
+  const precision = got.length === 0 ? 0 : overlap / got.length;
+  const recall = want.length === 0 ? 0 : overlap / want.length;
+  const f1 = overlap === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { precision, recall, f1 };
+}
