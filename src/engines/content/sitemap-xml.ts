@@ -1,0 +1,327 @@
+/**
+ * A scanner for sitemap files (https://www.sitemaps.org/protocol.html), written for hostile input:
+ * one forward pass with indexOf and bounded look-ahead, no regular expressions on the body, no
+ * recursion, and no DTD processing, so declared entities stay as written (a billion-laughs file is
+ * inert). Work is linear in the text and can be done in slices, so a 50 MB file never holds the
+ * event loop for more than one slice.
+ */
+
+/** What a file turned out to be: `<urlset>`, `<sitemapindex>`, one URL per line, or anything else. */
+export type SitemapKind = 'urlset' | 'index' | 'text' | 'other';
+
+/** Receives each `<loc>` (entities decoded, trimmed) of a urlset or index, or each URL line of a text sitemap, in document order. */
+export type LocHandler = (loc: string, kind: 'urlset' | 'index' | 'text') => void;
+
+const LT = 0x3c; // <
+const GT = 0x3e; // >
+const SLASH = 0x2f;
+const BANG = 0x21;
+const QUESTION = 0x3f;
+const EQUALS = 0x3d;
+const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COLON = 0x3a;
+const SEMICOLON = 0x3b;
+const BOM = 0xfeff;
+
+// Qualified names longer than this cannot be one the scanner looks for; they are not copied.
+const MAX_NAME = 64;
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+};
+
+// The longest reference decoded: "&#x10FFFF;" and "&#1114111;" are 10 characters.
+const MAX_REFERENCE = 10;
+
+function decodeReference(body: string): string | undefined {
+  const named = NAMED_ENTITIES[body];
+  if (named !== undefined) return named;
+  if (body.charCodeAt(0) !== 0x23) return undefined; // #
+  const hex = body.charCodeAt(1) === 0x78 || body.charCodeAt(1) === 0x58; // x X
+  const digits = body.slice(hex ? 2 : 1);
+  if (digits === '' || !(hex ? /^[0-9a-fA-F]+$/ : /^[0-9]+$/).test(digits)) return undefined;
+  const code = Number.parseInt(digits, hex ? 16 : 10);
+  // Characters XML forbids (NUL, surrogates, past U+10FFFF) are left as written.
+  if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return undefined;
+  return String.fromCodePoint(code);
+}
+
+/** Replaces the five predefined entities and numeric character references; any other `&name;` stays as written (no DTD is read). */
+export function decodeEntities(text: string): string {
+  let amp = text.indexOf('&');
+  if (amp === -1) return text;
+  let out = '';
+  let from = 0;
+  while (amp !== -1) {
+    // Look for the ';' only within reach, or a run of '&' would rescan the rest of the text each time.
+    let semi = -1;
+    const reach = Math.min(text.length, amp + MAX_REFERENCE + 1);
+    for (let i = amp + 1; i < reach; i++) {
+      if (text.charCodeAt(i) === SEMICOLON) {
+        semi = i;
+        break;
+      }
+    }
+    const decoded = semi === -1 ? undefined : decodeReference(text.slice(amp + 1, semi));
+    if (decoded === undefined) {
+      amp = text.indexOf('&', amp + 1);
+      continue;
+    }
+    out += text.slice(from, amp) + decoded;
+    from = semi + 1;
+    amp = text.indexOf('&', from);
+  }
+  return out + text.slice(from);
+}
+
+function startsWithHttp(line: string): boolean {
+  const head = line.slice(0, 8).toLowerCase();
+  return head.startsWith('http://') || head.startsWith('https://');
+}
+
+/**
+ * Scans one sitemap file in slices: `step` until it returns true, then read `kind`, `root` and
+ * `truncated`. Text whose first character (after a BOM and whitespace) is not `<` is a text sitemap:
+ * each line starting with http:// or https:// is a loc. Otherwise it is XML: `<loc>` counts only as
+ * the third level under a `<urlset><url>` or `<sitemapindex><sitemap>` root (namespace prefixes
+ * ignored, names case-insensitive), so `<image:loc>` and other extensions are never taken for pages.
+ */
+export class SitemapScanner {
+  /** 'other' until the root element says otherwise. */
+  kind: SitemapKind = 'other';
+  /** The root element's local name, lower-cased ('' before one is seen or for text). */
+  root = '';
+  /** The XML ended inside a tag, comment, CDATA section or DOCTYPE, or before its root element closed. */
+  truncated = false;
+
+  private pos = 0;
+  private done = false;
+  private depth = 0;
+  // Local names of the open elements at depths 1 to 3: all a loc's position and error recovery need.
+  private readonly levels = ['', '', ''];
+  // The text of the <loc> being read, entities decoded, CDATA as is; null outside one.
+  private capture: string | null = null;
+
+  constructor(
+    private readonly text: string,
+    private readonly onLoc: LocHandler,
+  ) {
+    let start = text.charCodeAt(0) === BOM ? 1 : 0;
+    while (start < text.length && isSpace(text.charCodeAt(start))) start++;
+    this.pos = start;
+    if (text.charCodeAt(start) !== LT) this.kind = 'text';
+  }
+
+  /** Scans about `budget` more characters (a token is never split); true once the whole text is scanned. */
+  step(budget: number): boolean {
+    if (this.done) return true;
+    const stopAt = this.pos + budget;
+    if (this.kind === 'text') {
+      while (!this.done && this.pos < stopAt) this.textLine();
+    } else {
+      while (!this.done && this.pos < stopAt) this.xmlToken();
+      if (this.done && this.depth > 0) this.truncated = true;
+    }
+    return this.done;
+  }
+
+  private finish(truncated: boolean): void {
+    this.done = true;
+    if (truncated) this.truncated = true;
+  }
+
+  private textLine(): void {
+    const { text } = this;
+    const newline = text.indexOf('\n', this.pos);
+    const end = newline === -1 ? text.length : newline;
+    const line = text.slice(this.pos, end).trim();
+    if (startsWithHttp(line)) this.onLoc(line, 'text');
+    this.pos = end + 1;
+    if (this.pos >= text.length) this.done = true;
+  }
+
+  private xmlToken(): void {
+    const { text } = this;
+    const lt = text.indexOf('<', this.pos);
+    if (lt === -1) {
+      this.finish(false);
+      return;
+    }
+    // An entity reference holds no '<', so each text run decodes on its own.
+    if (this.capture !== null && lt > this.pos) this.capture += decodeEntities(text.slice(this.pos, lt));
+    const next = text.charCodeAt(lt + 1);
+    if (next === BANG) this.markup(lt);
+    else if (next === QUESTION) this.skipTo(lt + 2, '?>');
+    else if (next === SLASH) this.endTag(lt);
+    else this.startTag(lt);
+  }
+
+  /** Moves past the next `terminator` at or after `from`, or ends the scan as truncated. */
+  private skipTo(from: number, terminator: string): number {
+    const at = this.text.indexOf(terminator, from);
+    if (at === -1) {
+      this.finish(true);
+      return -1;
+    }
+    this.pos = at + terminator.length;
+    return at;
+  }
+
+  private markup(lt: number): void {
+    const { text } = this;
+    if (text.startsWith('<!--', lt)) {
+      this.skipTo(lt + 4, '-->');
+    } else if (text.startsWith('<![CDATA[', lt)) {
+      const end = this.skipTo(lt + 9, ']]>');
+      if (end !== -1 && this.capture !== null) this.capture += text.slice(lt + 9, end);
+    } else {
+      this.declaration(lt + 2);
+    }
+  }
+
+  /**
+   * A DOCTYPE (or any other `<!...>`): skipped to its closing `>`, past an internal subset in
+   * brackets, quoted strings and comments. Nothing in it is interpreted.
+   */
+  private declaration(from: number): void {
+    const { text } = this;
+    let inSubset = false;
+    for (let i = from; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === QUOTE || code === APOSTROPHE) {
+        const close = text.indexOf(code === QUOTE ? '"' : "'", i + 1);
+        if (close === -1) break;
+        i = close;
+      } else if (code === LT && inSubset && text.startsWith('<!--', i)) {
+        const close = text.indexOf('-->', i + 4);
+        if (close === -1) break;
+        i = close + 2;
+      } else if (code === OPEN_BRACKET) {
+        inSubset = true;
+      } else if (code === CLOSE_BRACKET) {
+        inSubset = false;
+      } else if (code === GT && !inSubset) {
+        this.pos = i + 1;
+        return;
+      }
+    }
+    this.finish(true);
+  }
+
+  /** Where the element name at `from` ends. */
+  private nameEnd(from: number): number {
+    const { text } = this;
+    let end = from;
+    while (end < text.length) {
+      const code = text.charCodeAt(end);
+      if (isSpace(code) || code === GT || code === SLASH || code === LT) break;
+      end++;
+    }
+    return end;
+  }
+
+  /** The local name (prefix dropped, lower-cased) in [from, end), or '' when too long to be one the scanner looks for. */
+  private localName(from: number, end: number): string {
+    if (end - from > MAX_NAME) return '';
+    let start = end;
+    while (start > from && this.text.charCodeAt(start - 1) !== COLON) start--;
+    return this.text.slice(start, end).toLowerCase();
+  }
+
+  private endTag(lt: number): void {
+    if (this.skipTo(lt + 2, '>') === -1) return;
+    if (this.depth > 3) {
+      this.depth--;
+      return;
+    }
+    const name = this.localName(lt + 2, this.nameEnd(lt + 2));
+    if (this.capture !== null && name === 'loc') this.emit(this.capture.trim());
+    this.capture = null;
+    // An end tag naming an open element closes whatever is still open inside it (<loc>x</url>), as
+    // lenient parsers do; one naming no open element is ignored.
+    for (let depth = this.depth; depth >= 1; depth--) {
+      if (this.levels[depth - 1] === name) {
+        this.depth = depth - 1;
+        return;
+      }
+    }
+  }
+
+  private startTag(lt: number): void {
+    const { text } = this;
+    const nameEnd = this.nameEnd(lt + 1);
+    // To the closing '>', skipping quoted attribute values (a quote opens one only after '=').
+    let previous = 0;
+    let gt = -1;
+    for (let i = nameEnd; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if ((code === QUOTE || code === APOSTROPHE) && previous === EQUALS) {
+        const close = text.indexOf(code === QUOTE ? '"' : "'", i + 1);
+        if (close === -1) break;
+        i = close;
+        previous = code;
+      } else if (code === GT) {
+        gt = i;
+        break;
+      } else if (!isSpace(code)) {
+        previous = code;
+      }
+    }
+    if (gt === -1) {
+      this.finish(true);
+      return;
+    }
+    this.pos = gt + 1;
+    // A child element inside <loc> makes it no URL.
+    this.capture = null;
+    if (text.charCodeAt(gt - 1) === SLASH) return; // <empty/> opens nothing
+    this.depth++;
+    if (this.depth > 3) return;
+    const name = this.localName(lt + 1, nameEnd);
+    if (this.depth === 1 && this.root === '') this.setRoot(name);
+    this.levels[this.depth - 1] = name;
+    if (this.depth === 3 && name === 'loc' && this.underEntry()) this.capture = '';
+  }
+
+  private setRoot(name: string): void {
+    this.root = name;
+    if (name === 'urlset') this.kind = 'urlset';
+    else if (name === 'sitemapindex') this.kind = 'index';
+  }
+
+  /** Whether depth 2 is a <url> of the <urlset> root or a <sitemap> of the <sitemapindex> root. */
+  private underEntry(): boolean {
+    const [level1, level2] = this.levels;
+    // Only under a root named as the first: an HTML page followed by a urlset is still HTML.
+    if (level1 !== this.root) return false;
+    return (this.kind === 'urlset' && level2 === 'url') || (this.kind === 'index' && level2 === 'sitemap');
+  }
+
+  private emit(loc: string): void {
+    if (loc !== '' && (this.kind === 'urlset' || this.kind === 'index')) this.onLoc(loc, this.kind);
+  }
+}
+
+/** Scans a whole file at once (tests and small files): the locs in document order, and what the file was. */
+export function scanSitemap(text: string): {
+  readonly kind: SitemapKind;
+  readonly root: string;
+  readonly truncated: boolean;
+  readonly locs: string[];
+} {
+  const locs: string[] = [];
+  const scanner = new SitemapScanner(text, (loc) => locs.push(loc));
+  scanner.step(Number.POSITIVE_INFINITY);
+  return { kind: scanner.kind, root: scanner.root, truncated: scanner.truncated, locs };
+}
