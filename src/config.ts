@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_CHROMIUM_PATH } from './browser/chromium-args.js';
 import { type AllowRule, parseAllowList } from './net/address-policy.js';
@@ -56,6 +57,7 @@ export interface Config {
   /** Deadline of an upload to a caller's bucket (s3_url=true). */
   readonly s3UploadTimeoutMs: number;
   readonly browser: BrowserConfig;
+  readonly content: ContentConfig;
   /** How long a reserved credit is held before an unsettled reservation is released. */
   readonly reservationHoldMs: number;
   /** How long a verified key's record is reused before it is read again; 0 reads it on every call. */
@@ -68,6 +70,27 @@ export interface Config {
   readonly fetchHeadersTimeoutMs: number;
   /** Deadline of a whole server-side fetch, redirects and body included. */
   readonly fetchTimeoutMs: number;
+}
+
+/** The content engine: its extractor threads and the bounds of what it returns (docs/content.md). */
+export interface ContentConfig {
+  /** Threads extracting pages at once, beside the event loop. */
+  readonly threads: number;
+  /** Extractions that may wait for a thread; past it, 503. */
+  readonly maxQueue: number;
+  /** Longest one page's extraction may take. */
+  readonly extractTimeoutMs: number;
+  /** V8 heap of one extractor thread. */
+  readonly threadHeapMb: number;
+  /** The rendered page's HTML is cut at this many characters before extraction. */
+  readonly maxHtmlChars: number;
+  /** Links returned per page, internal, external and social together. */
+  readonly maxLinks: number;
+  /** Sitemap discovery: files fetched, links returned, bytes per file (decompressed), deadline. */
+  readonly sitemapMaxFiles: number;
+  readonly sitemapMaxLinks: number;
+  readonly sitemapMaxFileBytes: number;
+  readonly sitemapTimeoutMs: number;
 }
 
 /** Chromium and the render pool: capacity and every bound of a render. */
@@ -204,6 +227,23 @@ function blobStoreConfig(env: Env, dataDir: string): BlobStoreConfig {
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+function contentConfig(env: Env): ContentConfig {
+  // One thread per core, beside the event loop and the browser, up to 4.
+  const cores = os.availableParallelism();
+  return {
+    threads: read(env, integer('CONTENT_THREADS', Math.max(1, Math.min(4, cores)), 1, 64)),
+    maxQueue: read(env, integer('CONTENT_MAX_QUEUE', 100, 0, 100_000)),
+    extractTimeoutMs: read(env, integer('CONTENT_EXTRACT_TIMEOUT_MS', 15_000, 100, 600_000)),
+    threadHeapMb: read(env, integer('CONTENT_THREAD_HEAP_MB', 512, 64, 16_384)),
+    maxHtmlChars: read(env, integer('CONTENT_MAX_HTML_CHARS', 5_000_000, 10_000, 100_000_000)),
+    maxLinks: read(env, integer('CONTENT_MAX_LINKS', 5000, 1, 1_000_000)),
+    sitemapMaxFiles: read(env, integer('SITEMAP_MAX_FILES', 50, 1, 10_000)),
+    sitemapMaxLinks: read(env, integer('SITEMAP_MAX_LINKS', 50_000, 1, 10_000_000)),
+    sitemapMaxFileBytes: read(env, integer('SITEMAP_MAX_FILE_BYTES', 52_428_800, 1024, 1_073_741_824)),
+    sitemapTimeoutMs: read(env, integer('SITEMAP_TIMEOUT_MS', 20_000, 100, 600_000)),
+  };
+}
+
 function browserConfig(env: Env): BrowserConfig {
   const renderTimeoutMs = read(env, integer('RENDER_TIMEOUT_MS', 60_000, 1000, 600_000));
   const navigationTimeoutMs = read(env, integer('NAVIGATION_TIMEOUT_MS', 30_000, 500, 600_000));
@@ -310,6 +350,7 @@ export function loadConfig(env: Env): Config {
     fetchHeadersTimeoutMs: read(env, integer('FETCH_HEADERS_TIMEOUT_MS', 15_000, 100, 600_000)),
     fetchTimeoutMs: read(env, integer('FETCH_TIMEOUT_MS', 30_000, 100, 600_000)),
     browser: browserConfig(env),
+    content: contentConfig(env),
   };
   return Object.freeze(config);
 }

@@ -6,10 +6,12 @@ import { Reservations } from './billing/reservations.js';
 import { type AdBlocker, loadAdBlocker } from './browser/ad-blocker.js';
 import { chromiumArgs } from './browser/chromium-args.js';
 import { BrowserPool } from './browser/pool.js';
-import type { CallDeps } from './calls/capture.js';
+import type { CallDeps } from './calls/deps.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { CaptureDeps } from './engines/capture/capture.js';
+import type { ContentDeps } from './engines/content/content.js';
+import { ExtractorPool } from './engines/content/extractor-pool.js';
 import { type App, buildApp } from './http/app.js';
 import { createLogger } from './logging.js';
 import { NetworkGuard } from './net/guard.js';
@@ -93,11 +95,31 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     navigationTimeoutMs: config.browser.navigationTimeoutMs,
     maxFullPageHeightPx: config.browser.maxFullPageHeightPx,
   };
+  const extractor = new ExtractorPool({
+    threads: config.content.threads,
+    maxQueue: config.content.maxQueue,
+    taskTimeoutMs: config.content.extractTimeoutMs,
+    maxHeapMb: config.content.threadHeapMb,
+  });
+  const content: ContentDeps = {
+    page: capture,
+    extractor,
+    fetcher: guard.fetcher,
+    sitemap: {
+      maxFiles: config.content.sitemapMaxFiles,
+      maxLinks: config.content.sitemapMaxLinks,
+      maxFileBytes: config.content.sitemapMaxFileBytes,
+      timeoutMs: config.content.sitemapTimeoutMs,
+    },
+    maxHtmlChars: config.content.maxHtmlChars,
+    maxLinks: config.content.maxLinks,
+  };
   const calls: CallDeps = {
     metering: { reservations, clock, caps, logger },
     guard,
     blobs,
     capture,
+    content,
     signingSecret,
     fileUrlTtlSeconds: config.fileUrlTtlSeconds,
     s3UploadTimeoutMs: config.s3UploadTimeoutMs,
@@ -139,6 +161,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       clearInterval(blobSweeper);
       await app.close();
       await pool.close();
+      await extractor.close();
       await guard.close();
       await requestLog.close();
       keys.close();

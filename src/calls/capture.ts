@@ -1,28 +1,15 @@
-import { type CaptureDeps, capture } from '../engines/capture/capture.js';
+import { capture } from '../engines/capture/capture.js';
 import type { CaptureParams, CaptureResult } from '../engines/capture/params.js';
 import {
   type CallerBucketParams,
   checkCallerBucket,
   uploadToCallerBucket,
 } from '../engines/capture/s3-upload.js';
-import type { NetworkGuard } from '../net/guard.js';
-import type { BlobStore, StoredBlob } from '../store/blobs.js';
+import type { StoredBlob } from '../store/blobs.js';
 import { hostFile } from '../store/file-urls.js';
-import { type Caller, charged, type MeteringDeps, metered } from './metering.js';
+import type { CallDeps } from './deps.js';
+import { type Caller, charged, metered } from './metering.js';
 import { cacheKey, getCached, putCached } from './result-cache.js';
-
-/** What a call needs besides its parameters; the HTTP app and the job worker build it alike. */
-export interface CallDeps {
-  readonly metering: MeteringDeps;
-  readonly guard: NetworkGuard;
-  /** Cache entries and hosted files. */
-  readonly blobs: BlobStore;
-  readonly capture: CaptureDeps;
-  /** HMAC secret of hosted file links. */
-  readonly signingSecret: string;
-  readonly fileUrlTtlSeconds: number;
-  readonly s3UploadTimeoutMs: number;
-}
 
 export type ResponseType = 'image' | 'json' | 'base64';
 

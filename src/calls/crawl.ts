@@ -1,5 +1,5 @@
 import { type CrawlParams, type CrawlResult, crawl } from '../engines/crawler/crawl.js';
-import type { CallDeps } from './capture.js';
+import type { CallDeps } from './deps.js';
 import { type Caller, type Metered, metered } from './metering.js';
 
 /** One crawler call: the target checked before a unit is reserved, then the metered fetch. */

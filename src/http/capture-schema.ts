@@ -1,15 +1,24 @@
 import { type Static, Type } from 'typebox';
 import { DEVICE_NAMES } from '../browser/devices.js';
-import { RESOURCE_TYPES, type ResourceType, WAIT_EVENTS, type WaitEvent } from '../browser/page-params.js';
 import type { Delivery } from '../calls/capture.js';
 import type { CaptureFormat, CaptureParams } from '../engines/capture/params.js';
 import { invalidParam } from '../errors.js';
-import { parseUpstreamProxy, type UpstreamProxy } from '../net/upstream-proxy.js';
+import {
+  blockUrls,
+  cacheOf,
+  list,
+  pageFields,
+  proxyOf,
+  resourceTypes,
+  WaitEventSchema,
+  WaitUntilList,
+  waitEvents,
+} from './page-schema.js';
 import { Flag, flag } from './schemas.js';
 
 /** The capture parameters both /v1/capture and the legacy /capture take (spec, GET /v1/capture). */
 const common = {
-  url: Type.String({ minLength: 1, maxLength: 8192, description: 'URL of the page (http or https)' }),
+  ...pageFields,
   format: Type.Optional(Type.Enum(['png', 'jpeg', 'jpg', 'webp', 'pdf'], { default: 'png' })),
   device: Type.Optional(Type.Enum([...DEVICE_NAMES])),
   full_page: Type.Optional(Flag),
@@ -30,21 +39,6 @@ const common = {
     Type.Number({ minimum: 0.5, maximum: 4, description: 'device scale factor, default 1' }),
   ),
   selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-  cache: Type.Optional(Flag),
-  cache_ttl: Type.Optional(Type.Integer({ minimum: 3600, maximum: 2_592_000, description: 'seconds' })),
-  remove_selectors: Type.Optional(
-    Type.String({ maxLength: 4000, description: 'comma-separated CSS selectors' }),
-  ),
-  remove_ads: Type.Optional(Flag),
-  block_resources: Type.Optional(
-    Type.String({ maxLength: 500, description: `comma-separated: ${RESOURCE_TYPES.join(', ')}` }),
-  ),
-  block_urls: Type.Optional(
-    Type.String({ maxLength: 4000, description: 'comma-separated domains or patterns' }),
-  ),
-  delay: Type.Optional(Type.Number({ minimum: 0, maximum: 10, description: 'seconds' })),
-  wait_for_selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-  proxy: Type.Optional(Type.String({ maxLength: 2048, description: 'http, https or socks5 proxy URL' })),
   s3_url: Type.Optional(Flag),
   s3_access_key_id: Type.Optional(Type.String({ maxLength: 256 })),
   s3_secret_key: Type.Optional(Type.String({ maxLength: 256 })),
@@ -55,8 +49,6 @@ const common = {
   response_type: Type.Optional(Type.Enum(['image', 'json', 'base64'], { default: 'image' })),
 };
 
-const WaitEventSchema = Type.Enum([...WAIT_EVENTS]);
-
 /** GET /v1/capture: image_quality as text, wait_until one value or several. */
 export const V1CaptureQuery = Type.Object(
   {
@@ -66,7 +58,7 @@ export const V1CaptureQuery = Type.Object(
     image_quality: Type.Optional(
       Type.String({ maxLength: 3, pattern: '^(100|[1-9][0-9]?)$', description: '1-100, default 80' }),
     ),
-    wait_until: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 4 })),
+    wait_until: Type.Optional(WaitUntilList),
   },
   { additionalProperties: false },
 );
@@ -87,53 +79,6 @@ export const LegacyCaptureParams = Type.Object(
 export type V1CaptureInput = Static<typeof V1CaptureQuery>;
 export type LegacyCaptureInput = Static<typeof LegacyCaptureParams>;
 type AnyCaptureInput = V1CaptureInput | LegacyCaptureInput;
-
-function list(raw: string | undefined): string[] {
-  return (raw ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
-/** block_urls entries are matched against every request a page makes; their count is bounded too. */
-const MAX_BLOCK_URLS = 100;
-
-function blockUrls(raw: string | undefined): string[] {
-  const items = list(raw);
-  if (items.length > MAX_BLOCK_URLS) {
-    throw invalidParam('block_urls', `has more than ${MAX_BLOCK_URLS} entries`);
-  }
-  return items;
-}
-
-function resourceTypes(raw: string | undefined): ResourceType[] {
-  const items = list(raw);
-  for (const item of items) {
-    if (!(RESOURCE_TYPES as readonly string[]).includes(item)) {
-      throw invalidParam(
-        'block_resources',
-        `has ${JSON.stringify(item)}; allowed: ${RESOURCE_TYPES.join(', ')}`,
-      );
-    }
-  }
-  return items as ResourceType[];
-}
-
-function waitEvents(raw: readonly string[] | string | undefined): WaitEvent[] {
-  const items = (typeof raw === 'string' ? [raw] : (raw ?? [])).flatMap((value) => list(value));
-  for (const item of items) {
-    if (!(WAIT_EVENTS as readonly string[]).includes(item)) {
-      throw invalidParam('wait_until', `has ${JSON.stringify(item)}; allowed: ${WAIT_EVENTS.join(', ')}`);
-    }
-  }
-  return [...new Set(items)] as WaitEvent[];
-}
-
-/** The caller's proxy, checked for form here; its host is checked by the guard before the render. */
-function proxyOf(raw: string | undefined): UpstreamProxy | null {
-  if (raw === undefined || raw.trim() === '') return null;
-  return parseUpstreamProxy(raw.trim(), 'proxy');
-}
 
 function alias(name: string, a: number | undefined, b: number | undefined): number | null {
   if (a !== undefined && b !== undefined && a !== b) throw invalidParam(name, `conflicts with its alias`);
@@ -177,7 +122,7 @@ export function captureRequest(
   };
   const delivery: Delivery = {
     responseType: input.response_type ?? 'image',
-    cache: flag(input.cache) ? { ttlSeconds: input.cache_ttl ?? 2_592_000 } : null,
+    cache: cacheOf(input),
     s3: s3Wanted
       ? {
           s3_access_key_id: input.s3_access_key_id,

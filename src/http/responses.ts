@@ -99,6 +99,50 @@ export const CrawlerSuccess = {
   },
 };
 
+const Strings = Type.Array(Type.String());
+
+/** GET /v1/content and /content: the spec's Content result in its envelope, with the extras of docs/content.md. */
+export const ContentBody = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Object(
+      {
+        url: Type.String({ description: 'the page URL after redirects' }),
+        statusCode: Type.Integer({ description: "the main document's HTTP status; 0 when it had none" }),
+        metadata: Type.Object(
+          {
+            title: Type.String(),
+            description: Type.String(),
+            favicon: Type.String(),
+            ogImage: Type.String(),
+            language: Type.String(),
+            canonicalUrl: Type.String(),
+            siteName: Type.String(),
+            author: Type.String(),
+            publishedTime: Type.String(),
+          },
+          { additionalProperties: false },
+        ),
+        links: Type.Object(
+          { internal: Strings, external: Strings, social: Strings },
+          { additionalProperties: false },
+        ),
+        html: Type.Optional(Type.String({ description: 'with include_html=true' })),
+        markdown: Type.Optional(Type.String({ description: 'with include_markdown=true' })),
+        sitemap: Type.Optional(
+          Type.Object(
+            { source: Type.String(), totalLinks: Type.Integer(), links: Strings },
+            { additionalProperties: false, description: 'with include_sitemap=true (alias sitemap)' },
+          ),
+        ),
+        warnings: Type.Array(Type.String(), { description: 'what was cut, skipped or fell back' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 const Percent = Type.Number({ description: 'percentage, two decimals' });
 
 const PackItem = Type.Object({

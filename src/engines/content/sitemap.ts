@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { WebcapError } from '../../errors.js';
 import type { FetchResult, GuardedFetcher } from '../../net/guarded-fetch.js';
+import { USER_AGENT } from '../crawler/crawl.js';
 import { type SitemapKind, SitemapScanner } from './sitemap-xml.js';
 
 export interface SitemapBounds {
@@ -45,8 +46,6 @@ const CONCURRENCY = 4;
 const SCAN_SLICE = 64 * 1024;
 // Longer locs are skipped: sitemaps.org allows 2,048 characters, browsers far more, nobody 8 KiB.
 const MAX_URL_LENGTH = 8192;
-// The crawler's user agent: sitemaps are fetched by the same service.
-const USER_AGENT = 'Mozilla/5.0 (compatible; webcap/1; +https://github.com/webcap)';
 const SITEMAP_ACCEPT = 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
 const ROBOTS_ACCEPT = 'text/plain, */*;q=0.5';
 const FALLBACK_PATHS = ['/sitemap.xml', '/sitemap_index.xml'];

@@ -21,7 +21,8 @@ export interface CrawlResult {
   readonly html: string;
 }
 
-const USER_AGENT = 'Mozilla/5.0 (compatible; webcap/1; +https://github.com/webcap)';
+/** The user agent of the service's own server-side fetches (crawler, sitemaps, favicon probe). */
+export const USER_AGENT = 'Mozilla/5.0 (compatible; webcap/1; +https://github.com/webcap)';
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 function mediaType(contentType: string | null): string | null {

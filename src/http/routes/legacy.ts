@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../app.js';
 import { baseUrlOf, sendCapture } from '../capture-response.js';
 import { captureRequest, LegacyCaptureParams } from '../capture-schema.js';
-import { BILLABLE_ERRORS, CaptureSuccess, errors } from '../responses.js';
+import { answerContent } from '../content-response.js';
+import { LegacyContentParams } from '../content-schema.js';
+import { BILLABLE_ERRORS, CaptureSuccess, ContentBody, errors } from '../responses.js';
 
 /**
  * The earlier unversioned endpoints, authenticated with access_key, by GET (query) or POST
@@ -10,20 +12,22 @@ import { BILLABLE_ERRORS, CaptureSuccess, errors } from '../responses.js';
  */
 export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const config = { auth: 'legacy' as const, engine: 'capture', billable: true as const };
     const tags = ['legacy'];
     const security = [{ legacyKey: [] }];
-    const response = { 200: CaptureSuccess, ...errors(...BILLABLE_ERRORS, 413) };
+
+    const capture = { auth: 'legacy' as const, engine: 'capture', billable: true as const };
+    const captureResponse = { 200: CaptureSuccess, ...errors(...BILLABLE_ERRORS, 413) };
+    const captureSummary = 'Screenshot (earlier interface)';
     app.get(
       '/capture',
       {
-        config,
+        config: capture,
         schema: {
           tags,
           security,
-          summary: 'Screenshot (earlier interface)',
+          summary: captureSummary,
           querystring: LegacyCaptureParams,
-          response,
+          response: captureResponse,
         },
       },
       async (request, reply) => {
@@ -34,19 +38,51 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/capture',
       {
-        config,
+        config: capture,
         schema: {
           tags,
           security,
-          summary: 'Screenshot (earlier interface)',
+          summary: captureSummary,
           body: LegacyCaptureParams,
-          response,
+          response: captureResponse,
         },
       },
       async (request, reply) => {
         const { params, delivery } = captureRequest(request.body, true, baseUrlOf(deps, request));
         return sendCapture(deps, request, reply, params, delivery);
       },
+    );
+
+    const content = { auth: 'legacy' as const, engine: 'content', billable: true as const };
+    const contentResponse = { 200: ContentBody, ...errors(...BILLABLE_ERRORS, 413) };
+    const contentSummary = "A page's metadata, links, HTML and Markdown (earlier interface)";
+    app.get(
+      '/content',
+      {
+        config: content,
+        schema: {
+          tags,
+          security,
+          summary: contentSummary,
+          querystring: LegacyContentParams,
+          response: contentResponse,
+        },
+      },
+      (request, reply) => answerContent(deps, request, reply, request.query),
+    );
+    app.post(
+      '/content',
+      {
+        config: content,
+        schema: {
+          tags,
+          security,
+          summary: contentSummary,
+          body: LegacyContentParams,
+          response: contentResponse,
+        },
+      },
+      (request, reply) => answerContent(deps, request, reply, request.body),
     );
   };
 }

@@ -1,0 +1,19 @@
+import type { CaptureDeps } from '../engines/capture/capture.js';
+import type { ContentDeps } from '../engines/content/content.js';
+import type { NetworkGuard } from '../net/guard.js';
+import type { BlobStore } from '../store/blobs.js';
+import type { MeteringDeps } from './metering.js';
+
+/** What a call needs besides its parameters; the HTTP app and the job worker build it alike. */
+export interface CallDeps {
+  readonly metering: MeteringDeps;
+  readonly guard: NetworkGuard;
+  /** Cache entries and hosted files. */
+  readonly blobs: BlobStore;
+  readonly capture: CaptureDeps;
+  readonly content: ContentDeps;
+  /** HMAC secret of hosted file links. */
+  readonly signingSecret: string;
+  readonly fileUrlTtlSeconds: number;
+  readonly s3UploadTimeoutMs: number;
+}

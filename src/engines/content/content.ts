@@ -1,0 +1,128 @@
+import type { Page } from 'puppeteer-core';
+import { type PageDeps, withLoadedPage } from '../../browser/load-page.js';
+import type { GuardedFetcher } from '../../net/guarded-fetch.js';
+import { USER_AGENT } from '../crawler/crawl.js';
+import { SELECTED_ATTRIBUTE } from './extract.js';
+import type { ExtractorPool } from './extractor-pool.js';
+import type { ContentParams, ContentResult } from './params.js';
+import { discoverSitemap, type SitemapBounds, type SiteSitemap } from './sitemap.js';
+
+export interface ContentDeps {
+  readonly page: PageDeps;
+  readonly extractor: Pick<ExtractorPool, 'extract'>;
+  /** Server-side fetches beside the render: the sitemap and the /favicon.ico probe. */
+  readonly fetcher: GuardedFetcher;
+  readonly sitemap: SitemapBounds;
+  /** The serialized page taken from the browser is cut at this many characters. */
+  readonly maxHtmlChars: number;
+  /** Links returned across internal, external and social. */
+  readonly maxLinks: number;
+}
+
+interface Snapshot {
+  readonly html: string;
+  /** Characters of the whole serialized page, before any cut. */
+  readonly length: number;
+  readonly selected: boolean;
+}
+
+/**
+ * The rendered DOM after removals, as HTML, cut at `maxChars`; the first element `selector`
+ * matches (checked and waited for by the pipeline) is marked so that extraction finds it.
+ */
+async function snapshot(page: Page, selector: string | null, maxChars: number): Promise<Snapshot> {
+  return page.evaluate(
+    (css: string | null, max: number, attribute: string) => {
+      const element = css === null ? null : document.querySelector(css);
+      element?.setAttribute(attribute, '');
+      const doctype = document.doctype === null ? '' : `<!DOCTYPE ${document.doctype.name}>`;
+      const html = doctype + document.documentElement.outerHTML;
+      return {
+        html: html.length > max ? html.slice(0, max) : html,
+        length: html.length,
+        selected: element !== null,
+      };
+    },
+    selector,
+    maxChars,
+    SELECTED_ATTRIBUTE,
+  );
+}
+
+/** `<origin>/favicon.ico` when it answers 2xx with something that is not an HTML page; else ''. */
+async function faviconIco(fetcher: GuardedFetcher, pageUrl: string): Promise<string> {
+  const url = new URL('/favicon.ico', pageUrl).href;
+  try {
+    const answer = await fetcher.fetch(url, { headers: { 'user-agent': USER_AGENT, accept: 'image/*' } });
+    const html = (answer.contentType ?? '').toLowerCase().startsWith('text/html');
+    return answer.status >= 200 && answer.status < 300 && !html && answer.body.length > 0
+      ? answer.finalUrl
+      : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A page's content (spec, Content result): the page pipeline renders it once, with elements
+ * removed as asked, and the serialized DOM is extracted on an extractor thread into metadata,
+ * links, HTML and Markdown. The sitemap is discovered beside the render, through the guarded
+ * fetcher; it never fails the call. Throws what the pipeline throws (blocked, unreachable, timeout).
+ */
+export async function content(deps: ContentDeps, params: ContentParams): Promise<ContentResult> {
+  const stopSitemap = new AbortController();
+  const sitemap: Promise<SiteSitemap> | null = params.includeSitemap
+    ? discoverSitemap(deps.fetcher, params.url, deps.sitemap, stopSitemap.signal)
+    : null;
+  // Settled below, or abandoned when the render fails; it must not surface as unhandled.
+  sitemap?.catch(() => undefined);
+  try {
+    const pageParams = {
+      ...params,
+      device: null,
+      scaleFactor: null,
+      scrollDurationMs: null,
+      removal: 'remove' as const,
+    };
+    const rendered = await withLoadedPage(deps.page, pageParams, async ({ page, status, finalUrl }) => ({
+      ...(await snapshot(page, params.selector, deps.maxHtmlChars)),
+      status,
+      finalUrl,
+    }));
+    const warnings: string[] = [];
+    if (rendered.length > deps.maxHtmlChars) {
+      warnings.push(
+        `the page's HTML has ${rendered.length} characters; the first ${deps.maxHtmlChars} were extracted`,
+      );
+    }
+    const extracted = await deps.extractor.extract({
+      html: rendered.html,
+      pageUrl: rendered.finalUrl,
+      scoped: rendered.selected,
+      includeHtml: params.includeHtml,
+      includeMarkdown: params.includeMarkdown,
+      useDefuddle: params.useDefuddle,
+      maxLinks: deps.maxLinks,
+    });
+    warnings.push(...extracted.warnings);
+    const { metadata } = extracted;
+    const favicon =
+      metadata.favicon !== '' ? metadata.favicon : await faviconIco(deps.fetcher, rendered.finalUrl);
+    const site = sitemap === null ? null : await sitemap;
+    if (site !== null) warnings.push(...site.warnings);
+    return {
+      url: rendered.finalUrl,
+      statusCode: rendered.status ?? 0,
+      metadata: { ...metadata, favicon },
+      links: extracted.links,
+      ...(extracted.html === undefined ? {} : { html: extracted.html }),
+      ...(extracted.markdown === undefined ? {} : { markdown: extracted.markdown }),
+      ...(site === null
+        ? {}
+        : { sitemap: { source: site.source, totalLinks: site.totalLinks, links: site.links } }),
+      warnings,
+    };
+  } finally {
+    stopSitemap.abort();
+  }
+}

@@ -1,0 +1,73 @@
+import { parseHTML } from 'linkedom';
+import { documentBaseUrl } from './base-url.js';
+import { extractLinks, type PageLinks } from './links.js';
+import { extractMainContent } from './main-content.js';
+import { htmlToMarkdown } from './markdown.js';
+import { extractMetadata, type PageMetadata } from './metadata.js';
+
+/** Marks the element a `selector` chose in the serialized page (load-page.ts → content.ts → here). */
+export const SELECTED_ATTRIBUTE = 'data-webcap-selected';
+
+/** One page's extraction: its serialized DOM and what to make of it. Plain data, so it crosses to a worker thread. */
+export interface ExtractInput {
+  /** The rendered DOM after removals, serialized by the browser. */
+  readonly html: string;
+  /** The page's final URL, which relative URLs resolve against (with its `<base href>`). */
+  readonly pageUrl: string;
+  /** An element carries SELECTED_ATTRIBUTE: html, markdown and links come from it alone. */
+  readonly scoped: boolean;
+  readonly includeHtml: boolean;
+  readonly includeMarkdown: boolean;
+  readonly useDefuddle: boolean;
+  /** Links returned across internal, external and social. */
+  readonly maxLinks: number;
+}
+
+export interface Extracted {
+  readonly metadata: PageMetadata;
+  readonly links: PageLinks;
+  readonly html?: string;
+  readonly markdown?: string;
+  readonly warnings: string[];
+}
+
+const NO_MAIN_CONTENT = 'no main content was found: html and markdown hold the cleaned page body';
+
+/**
+ * Metadata, links, HTML and Markdown of one page from a single parse: metadata from the whole
+ * document's head, the rest from the selected element when there is one. CPU-bound: runs on an
+ * extractor thread (extractor-pool.ts), never on the thread that answers calls.
+ */
+export function extractContent(input: ExtractInput): Extracted {
+  const { document } = parseHTML(input.html) as unknown as { document: Document };
+  const warnings: string[] = [];
+  const metadata = extractMetadata(document, input.pageUrl);
+  const selected = input.scoped ? document.querySelector(`[${SELECTED_ATTRIBUTE}]`) : null;
+  if (selected !== null) {
+    selected.removeAttribute(SELECTED_ATTRIBUTE);
+    document.body?.replaceChildren(selected);
+  }
+  const found = extractLinks(document, input.pageUrl, input.maxLinks);
+  if (found.truncated) {
+    warnings.push(`links: the page has ${found.total} or more, the first ${input.maxLinks} are returned`);
+  }
+  if (!input.includeHtml && !input.includeMarkdown) return { metadata, links: found.links, warnings };
+
+  let html: string;
+  if (input.useDefuddle) {
+    const main = extractMainContent(document, input.pageUrl);
+    if (main.fallback) warnings.push(NO_MAIN_CONTENT);
+    html = main.html;
+  } else {
+    html = selected !== null ? selected.outerHTML : input.html;
+  }
+  const baseUrl = documentBaseUrl(document, input.pageUrl).href;
+  const markdownSource = input.useDefuddle || selected !== null ? html : (document.body?.innerHTML ?? '');
+  return {
+    metadata,
+    links: found.links,
+    ...(input.includeHtml ? { html } : {}),
+    ...(input.includeMarkdown ? { markdown: htmlToMarkdown(markdownSource, baseUrl) } : {}),
+    warnings,
+  };
+}

@@ -1,0 +1,89 @@
+import { type Static, Type } from 'typebox';
+import type { ContentParams } from '../engines/content/params.js';
+import { invalidParam } from '../errors.js';
+import {
+  blockUrls,
+  cacheOf,
+  list,
+  pageFields,
+  proxyOf,
+  resourceTypes,
+  WaitEventSchema,
+  WaitUntilList,
+  waitEvents,
+} from './page-schema.js';
+import { Flag, flag } from './schemas.js';
+
+/** The content parameters both /v1/content and the legacy /content take (spec, GET /v1/content). */
+const common = {
+  ...pageFields,
+  include_html: Type.Optional(Flag),
+  include_markdown: Type.Optional(Flag),
+  use_defuddle: Type.Optional(Flag),
+  include_sitemap: Type.Optional(Flag),
+  sitemap: Type.Optional(Flag),
+};
+
+/** GET /v1/content: wait_until one value or several. */
+export const V1ContentQuery = Type.Object(
+  {
+    ...common,
+    x_api_key: Type.Optional(Type.String({ maxLength: 256 })),
+    wait_until: Type.Optional(WaitUntilList),
+  },
+  { additionalProperties: false },
+);
+
+/** The legacy /content: one wait event, plus selector, cookie banners and the viewport. */
+export const LegacyContentParams = Type.Object(
+  {
+    ...common,
+    access_key: Type.Optional(Type.String({ maxLength: 256 })),
+    wait_until: Type.Optional(WaitEventSchema),
+    selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+    remove_cookie_banners: Type.Optional(Flag),
+    viewport_width: Type.Optional(
+      Type.Integer({ minimum: 100, maximum: 3840, description: 'pixels, default 1280' }),
+    ),
+    viewport_height: Type.Optional(
+      Type.Integer({ minimum: 100, maximum: 4320, description: 'pixels, default 1024' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+type V1ContentInput = Static<typeof V1ContentQuery>;
+type LegacyContentInput = Static<typeof LegacyContentParams>;
+
+/** Engine parameters and cache of a validated content request; `include_sitemap` and `sitemap` are one flag (DESIGN.md §2). */
+export function contentRequest(input: V1ContentInput | LegacyContentInput): {
+  params: ContentParams;
+  cache: { ttlSeconds: number } | null;
+} {
+  if (input.include_sitemap !== undefined && input.sitemap !== undefined) {
+    if (flag(input.include_sitemap) !== flag(input.sitemap))
+      throw invalidParam('sitemap', 'conflicts with its alias include_sitemap');
+  }
+  // The legacy-only fields; a v1 request cannot carry them (its schema refuses unknown names).
+  const legacy: Omit<Partial<LegacyContentInput>, 'wait_until'> = input;
+  const params: ContentParams = {
+    url: input.url.trim(),
+    viewportWidth: legacy.viewport_width ?? null,
+    viewportHeight: legacy.viewport_height ?? null,
+    selector: legacy.selector ?? null,
+    removeSelectors: list(input.remove_selectors),
+    removeAds: flag(input.remove_ads),
+    removeCookieBanners: flag(legacy.remove_cookie_banners),
+    blockResources: resourceTypes(input.block_resources),
+    blockUrls: blockUrls(input.block_urls),
+    delayMs: Math.round((input.delay ?? 0) * 1000),
+    waitUntil: waitEvents(input.wait_until),
+    waitForSelector: input.wait_for_selector ?? null,
+    proxy: proxyOf(input.proxy),
+    includeHtml: flag(input.include_html),
+    includeMarkdown: flag(input.include_markdown),
+    useDefuddle: flag(input.use_defuddle),
+    includeSitemap: flag(input.include_sitemap) || flag(input.sitemap),
+  };
+  return { params, cache: cacheOf(input) };
+}

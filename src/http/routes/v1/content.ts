@@ -1,0 +1,25 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../app.js';
+import { answerContent } from '../../content-response.js';
+import { V1ContentQuery } from '../../content-schema.js';
+import { BILLABLE_ERRORS, ContentBody, errors } from '../../responses.js';
+
+/** GET /v1/content: a page's metadata, links and, as asked, HTML, Markdown and sitemap; 1 credit. */
+export function contentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/v1/content',
+      {
+        config: { auth: 'v1', engine: 'content', billable: true },
+        schema: {
+          tags: ['content'],
+          summary: "A page's metadata, links, HTML, Markdown and sitemap",
+          security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
+          querystring: V1ContentQuery,
+          response: { 200: ContentBody, ...errors(...BILLABLE_ERRORS) },
+        },
+      },
+      (request, reply) => answerContent(deps, request, reply, request.query),
+    );
+  };
+}
