@@ -73,8 +73,9 @@ console.log(
 const rounds = Number(process.env.ROUNDS ?? 5);
 const pages = names.map((n) => readFileSync(join(dir, `${n}.html`), 'utf8'));
 const timings: Record<string, number[]> = { all: [], '>=60KB': [] };
+const perPage = new Map<string, number[]>();
 for (let r = 0; r < rounds + 1; r++) {
-  for (const html of pages) {
+  for (const [i, html] of pages.entries()) {
     const t0 = performance.now();
     const { document } = parseHTML(html);
     const main = extractMainContent(document, baseUrl);
@@ -82,9 +83,25 @@ for (let r = 0; r < rounds + 1; r++) {
     const ms = performance.now() - t0;
     if (r === 0) continue; // warm-up round
     timings.all?.push(ms);
+    const name = names[i] ?? '';
+    perPage.set(name, [...(perPage.get(name) ?? []), ms]);
     if (html.length >= 60 * 1024) timings['>=60KB']?.push(ms);
   }
 }
+const slowest = [...perPage]
+  .map(
+    ([name, ts]) =>
+      [
+        name,
+        quantile(
+          [...ts].sort((a, b) => a - b),
+          0.5,
+        ),
+      ] as const,
+  )
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 4);
+console.log(`slowest pages (median ms): ${slowest.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`);
 for (const [label, ts] of Object.entries(timings)) {
   const sorted = [...ts].sort((a, b) => a - b);
   console.log(

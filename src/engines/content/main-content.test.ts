@@ -1,0 +1,136 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { extractMainContent, plainText } from './main-content.js';
+import { tokenF1 } from './token-f1.js';
+
+const dir = join(import.meta.dirname, '../../../test/fixtures/content');
+const pageUrl = 'https://www.example.com/2024/05/14/story';
+
+function fixture(name: string): string {
+  return readFileSync(join(dir, `${name}.html`), 'utf8');
+}
+
+function textOf(html: string): string {
+  return plainText(parseHTML(`<!DOCTYPE html><html><body>${html}</body></html>`).document.body).replace(
+    /\s+/g,
+    ' ',
+  );
+}
+
+function extractText(name: string): string {
+  return textOf(extractMainContent(parseHTML(fixture(name)).document, pageUrl).html);
+}
+
+describe('extractMainContent', () => {
+  it('keeps a news article and drops its furniture', () => {
+    const text = extractText('news-council-budget');
+    expect(text).toContain('The Harwick city council voted 6 to 3 late on Tuesday');
+    expect(text).toContain('Residents who qualify for the senior or disability exemptions');
+    expect(text).toContain('Fire and emergency services: $41.7 million');
+    for (const boilerplate of [
+      'We use cookies',
+      'morning briefing',
+      'Join the conversation',
+      'All rights reserved',
+      'Share this article',
+      'Most read',
+    ]) {
+      expect(text).not.toContain(boilerplate);
+    }
+  });
+
+  it('keeps an article whose paragraphs sit in components a class rule would delete', () => {
+    const text = extractText('news-chunked-components');
+    expect(text).toContain('Rail passengers between Aldmoor and the coast');
+    expect(text).toContain('half-price return fares on the three Sundays');
+    expect(text).not.toContain('Advertisement');
+  });
+
+  it('keeps a docs page with its code and table, without navigation', () => {
+    const text = extractText('docs-api-client');
+    expect(text).toContain('The createClient function returns a client bound to one project');
+    expect(text).toContain("import { createClient } from '@northwind/sdk';");
+    expect(text).toContain('How many times an idempotent request is retried.');
+    for (const boilerplate of ['Edit this page', 'On this page', 'Getting topic 1', 'Last updated on']) {
+      expect(text).not.toContain(boilerplate);
+    }
+  });
+
+  it('keeps a product description and specifications, without the shop around them', () => {
+    const text = extractText('product-headphones');
+    expect(text).toContain('Adaptive noise cancelling listens to your surroundings');
+    expect(text).toContain('20 Hz to 40 kHz');
+    for (const boilerplate of ['Free delivery on orders over 50', 'You may also like', 'We use cookies']) {
+      expect(text).not.toContain(boilerplate);
+    }
+  });
+
+  it('keeps every post of a forum thread, without the forum around it', () => {
+    const text = extractText('forum-cv-joint');
+    expect(text).toContain('My 2012 hatchback has started making a grinding noise');
+    expect(text).toContain('Update for anyone finding this thread later');
+    for (const boilerplate of ['Similar threads', 'Forum statistics', 'Terms and rules']) {
+      expect(text).not.toContain(boilerplate);
+    }
+  });
+
+  it('resolves relative links of the content against the page', () => {
+    const html = `<html><head><title>T</title></head><body><article><h1>T</h1>${'<p>A long enough paragraph of article text, with several words, for extractors to accept it as the content of this page. <a href="/more">More</a></p>'.repeat(4)}</article></body></html>`;
+    expect(extractMainContent(parseHTML(html).document, pageUrl).html).toContain(
+      'href="https://www.example.com/more"',
+    );
+  });
+
+  it('falls back to the cleaned body when the page has no main content', () => {
+    const page = `<html><head><title>Gallery</title><script>var tracking = "script text";</script></head><body><header><a href="/">Site</a></header><nav><a href="/a">Archive</a></nav><div class="grid">${Array.from({ length: 8 }, (_, i) => `<div><a href="/p/${i}"><img src="/i/${i}.jpg" alt="">Photo ${i}</a></div>`).join('')}</div><footer>Copyright 2024 Site</footer><script>var more = "script text";</script></body></html>`;
+    const result = extractMainContent(parseHTML(page).document, pageUrl);
+    expect(result.fallback).toBe(true);
+    const text = textOf(result.html);
+    expect(text).toContain('Photo 7');
+    for (const gone of ['script text', 'Archive', 'Copyright 2024']) expect(text).not.toContain(gone);
+  });
+
+  it('does not set the fallback flag when it found the article', () => {
+    expect(extractMainContent(parseHTML(fixture('blog-sourdough')).document, pageUrl).fallback).toBe(false);
+  });
+
+  it('returns an empty fallback for an empty page', () => {
+    expect(extractMainContent(parseHTML('<html><body></body></html>').document, pageUrl)).toEqual({
+      html: '',
+      fallback: true,
+    });
+  });
+
+  it('does not mutate the document', () => {
+    for (const name of ['news-heavy-datacentre', 'news-legacy-coral', 'landing-analytics']) {
+      const { document } = parseHTML(fixture(name));
+      const before = document.toString();
+      extractMainContent(document, pageUrl);
+      expect(document.toString()).toBe(before);
+    }
+  });
+});
+
+// The quality floor measured by bench/content-quality.ts (mean token F1 over the fixtures): a change
+// that lowers it fails here. Raise it when the extraction gets better.
+const MEAN_F1_FLOOR = 0.965;
+const ARTICLE_MEAN_F1_FLOOR = 0.99;
+
+describe('extraction quality on the fixtures', () => {
+  it('keeps mean token F1 at or above the measured floor', () => {
+    const scores = readdirSync(dir)
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => {
+        const name = f.slice(0, -5);
+        const expected = readFileSync(join(dir, `${name}.expected.txt`), 'utf8');
+        return { name, f1: tokenF1(extractText(name), expected).f1 };
+      });
+    const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const articles = scores.filter((s) => /^(news|blog|magazine)-/.test(s.name));
+    expect(scores.length).toBeGreaterThanOrEqual(20);
+    expect(mean(scores.map((s) => s.f1))).toBeGreaterThanOrEqual(MEAN_F1_FLOOR);
+    expect(mean(articles.map((s) => s.f1))).toBeGreaterThanOrEqual(ARTICLE_MEAN_F1_FLOOR);
+  }, 60_000);
+});
