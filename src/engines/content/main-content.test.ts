@@ -103,6 +103,15 @@ describe('extractMainContent', () => {
     });
   });
 
+  it('handles 10,000 levels of nesting in bounded time, keeping the deep text', () => {
+    const paragraphs =
+      '<p>A long enough paragraph of article text, with several words, for extractors to take.</p>'.repeat(6);
+    const html = `<html><head><title>Deep</title></head><body><article>${paragraphs}${'<div>'.repeat(10_000)}deep text${'</div>'.repeat(10_000)}</article></body></html>`;
+    const result = extractMainContent(parseHTML(html).document, pageUrl);
+    expect(textOf(result.html)).toContain('deep text');
+    expect(textOf(result.html)).toContain('A long enough paragraph');
+  }, 20_000);
+
   it('does not mutate the document', () => {
     for (const name of ['news-heavy-datacentre', 'news-legacy-coral', 'landing-analytics']) {
       const { document } = parseHTML(fixture(name));

@@ -168,7 +168,7 @@ export function defuddleHtml(document: Document, pageUrl: string): string {
 /** Readability's article HTML of a copy of `document`, or '' when it finds none. */
 export function readabilityHtml(document: Document): string {
   const copy = document.cloneNode(true) as Document;
-  return new Readability(copy, { charThreshold: 250 }).parse()?.content ?? '';
+  return new Readability(copy).parse()?.content ?? '';
 }
 
 interface Candidate {
@@ -290,12 +290,15 @@ function defuddled(document: Document, pageUrl: string): Candidate {
   return html.trimStart().slice(0, 5).toLowerCase() === '<body' ? NO_CANDIDATE : candidate(html);
 }
 
-/** The page's main content; must not mutate `document` (every method works on its own clone). */
+/**
+ * The page's main content as HTML with relative href/src resolved against `pageUrl`, or the cleaned
+ * body with `fallback` set when none is found; never mutates `document` (all work is on copies).
+ */
 export function extractMainContent(document: Document, pageUrl: string): MainContent {
   const { work, elements } = pruned(document);
+  // Classes are kept for defuddle's rules below.
   const rHtml =
-    new Readability(work.cloneNode(true) as Document, { charThreshold: 250, keepClasses: true }).parse()
-      ?.content ?? '';
+    new Readability(work.cloneNode(true) as Document, { keepClasses: true }).parse()?.content ?? '';
   const r = candidate(rHtml);
   let best: Candidate;
   if (r.tokens.length >= MIN_WORDS && r.root.querySelectorAll('*').length > CLEANING_MAX_ELEMENTS) {
@@ -303,7 +306,7 @@ export function extractMainContent(document: Document, pageUrl: string): MainCon
   } else if (r.tokens.length >= MIN_WORDS) {
     // Readability chooses the container, defuddle cleans it (share bars, teasers, tag lists inside
     // the article): defuddle over the whole page costs 5-10x Readability and, on a real news set,
-    // falls back to the whole body on one page in six. Classes are kept for defuddle's rules.
+    // falls back to the whole body on one page in six.
     const article = parseHTML(
       `<!DOCTYPE html><html><head>${work.head?.innerHTML ?? ''}</head><body><article>${rHtml}</article></body></html>`,
     ).document;
