@@ -289,6 +289,16 @@ describe('content', () => {
       expect(res.json().data.markdown).toContain('steel deck');
     });
 
+    it.each(['body', 'html', 'title'])('selector=%s: scoped without error', async (selector) => {
+      const res = await t.runtime.app.inject({
+        url: `/content?${new URLSearchParams({ url: at('/news/bridge'), access_key: key, selector, include_markdown: 'true' })}`,
+      });
+      expect(res.statusCode).toBe(200);
+      const { markdown } = res.json().data;
+      if (selector === 'title') expect(markdown).toBe('Harbour bridge reopens after repairs | Example News\n');
+      else expect(markdown).toContain('steel deck');
+    });
+
     it('a selector that matches nothing is a 400 naming it, unbilled', async () => {
       const before = await used();
       const res = await t.runtime.app.inject({

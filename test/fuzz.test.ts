@@ -217,24 +217,61 @@ describe('fuzzing through HTTP', () => {
     'is_async',
   ];
 
+  const contentValues: Record<string, fc.Arbitrary<string>> = {
+    include_html: fc.constantFrom('true', 'false', '1', '0'),
+    include_markdown: fc.constantFrom('true', 'false'),
+    use_defuddle: fc.constantFrom('true', 'false'),
+    include_sitemap: fc.constantFrom('true', 'false'),
+    sitemap: fc.constantFrom('true', 'false', '1'),
+    selector: fc.constantFrom('#box', 'body', 'main', ':root'),
+    viewport_width: fc.integer({ min: 100, max: 1600 }).map(String),
+    viewport_height: fc.integer({ min: 100, max: 1200 }).map(String),
+    remove_cookie_banners: fc.constantFrom('true', 'false'),
+    ...Object.fromEntries(
+      [
+        'cache',
+        'cache_ttl',
+        'remove_selectors',
+        'remove_ads',
+        'block_resources',
+        'block_urls',
+        'delay',
+        'wait_until',
+        'wait_for_selector',
+      ].map((name) => [name, captureValues[name] as fc.Arbitrary<string>]),
+    ),
+  };
+  const contentNames = [
+    ...Object.keys(contentValues),
+    'proxy',
+    'x_api_key',
+    'access_key',
+    'format',
+    'unknown',
+    'is_async',
+  ];
+
   /** One parameter: mostly a known name with a valid value, so that calls get past the edge; else anything. */
-  const param = fc.oneof(
-    {
-      weight: 6,
-      arbitrary: fc
-        .constantFrom(...Object.keys(captureValues))
-        .chain((name) => fc.tuple(fc.constant(name), captureValues[name] as fc.Arbitrary<string>)),
-    },
-    { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...captureNames), hostile) },
-  );
-  const captureParams = () =>
+  const paramOf = (values: Record<string, fc.Arbitrary<string>>, names: string[]) =>
+    fc.oneof(
+      {
+        weight: 6,
+        arbitrary: fc
+          .constantFrom(...Object.keys(values))
+          .chain((name) => fc.tuple(fc.constant(name), values[name] as fc.Arbitrary<string>)),
+      },
+      { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...names), hostile) },
+    );
+  const paramsOf = (values: Record<string, fc.Arbitrary<string>>, names: string[]) =>
     fc
       .tuple(
         fc.oneof({ weight: 9, arbitrary: urls() }, { weight: 1, arbitrary: hostile }),
-        fc.array(param, { maxLength: 4 }),
+        fc.array(paramOf(values, names), { maxLength: 4 }),
         fc.nat(19),
       )
       .map(([url, rest, dice]) => (dice > 0 ? [['url', url] as [string, string], ...rest] : rest));
+  const captureParams = () => paramsOf(captureValues, captureNames);
+  const contentParams = () => paramsOf(contentValues, contentNames);
 
   /** A query string with each value encoded one of several ways (some of them wrong on purpose). */
   const encoded = (pairs: [string, string][], spellings: number[]) =>
@@ -257,21 +294,22 @@ describe('fuzzing through HTTP', () => {
     );
   }, 600_000);
 
-  it('legacy /capture: query, form and JSON bodies', async () => {
-    await fc.assert(
+  /** A legacy endpoint's call with the key in the parameters, as a query, a form or a JSON body built by hand. */
+  const legacyCall = (path: string, params: () => fc.Arbitrary<[string, string][]>) =>
+    fc.assert(
       fc.asyncProperty(
-        captureParams(),
+        params(),
         spellings,
         fc.constantFrom('query', 'form', 'json'),
         async (pairs, how, as) => {
           const withKey: [string, string][] = [['access_key', key], ...pairs];
           if (as === 'query') {
-            await check({ url: `/capture?${encoded(withKey, how)}` }, true);
+            await check({ url: `${path}?${encoded(withKey, how)}` }, true);
           } else if (as === 'form') {
             await check(
               {
                 method: 'POST',
-                url: '/capture',
+                url: path,
                 headers: { 'content-type': 'application/x-www-form-urlencoded' },
                 payload: encoded(withKey, how),
               },
@@ -289,7 +327,7 @@ describe('fuzzing through HTTP', () => {
             await check(
               {
                 method: 'POST',
-                url: '/capture',
+                url: path,
                 headers: { 'content-type': 'application/json' },
                 payload: `{${members.join(',')}}`,
               },
@@ -300,7 +338,19 @@ describe('fuzzing through HTTP', () => {
       ),
       { numRuns: RUNS, seed: SEED },
     );
+
+  it('legacy /capture: query, form and JSON bodies', () => legacyCall('/capture', captureParams), 600_000);
+
+  it('GET /v1/content', async () => {
+    await fc.assert(
+      fc.asyncProperty(contentParams(), spellings, async (pairs, how) => {
+        await check({ url: `/v1/content?${encoded(pairs, how)}`, headers: { 'x-api-key': key } }, true);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
   }, 600_000);
+
+  it('legacy /content: query, form and JSON bodies', () => legacyCall('/content', contentParams), 600_000);
 
   it('GET /v1/website/crawler', async () => {
     const crawlerParam = fc.oneof(

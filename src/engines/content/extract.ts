@@ -2,7 +2,7 @@ import { parseHTML } from 'linkedom';
 import { documentBaseUrl } from './base-url.js';
 import { extractLinks, type PageLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
-import { htmlToMarkdown } from './markdown.js';
+import { htmlToMarkdown, markdownOfElement } from './markdown.js';
 import { extractMetadata, type PageMetadata } from './metadata.js';
 
 /** Marks the element a `selector` chose in the serialized page (load-page.ts → content.ts → here). */
@@ -43,10 +43,13 @@ export function extractContent(input: ExtractInput): Extracted {
   const warnings: string[] = [];
   const metadata = extractMetadata(document, input.pageUrl);
   const selected = input.scoped ? document.querySelector(`[${SELECTED_ATTRIBUTE}]`) : null;
-  if (selected !== null) {
-    selected.removeAttribute(SELECTED_ATTRIBUTE);
-    document.body?.replaceChildren(selected);
-  }
+  selected?.removeAttribute(SELECTED_ATTRIBUTE);
+  // What html, markdown and links come from: the selected element, or the body when it is
+  // (or holds) the body.
+  const { body } = document;
+  const holdsBody = body !== null && selected?.contains(body) === true;
+  const scope = selected !== null && !holdsBody ? selected : body;
+  if (selected !== null && !holdsBody) body?.replaceChildren(selected);
   const found = extractLinks(document, input.pageUrl, input.maxLinks);
   if (found.truncated) {
     warnings.push(`links: the page has ${found.total} or more, the first ${input.maxLinks} are returned`);
@@ -62,12 +65,16 @@ export function extractContent(input: ExtractInput): Extracted {
     html = selected !== null ? selected.outerHTML : input.html;
   }
   const baseUrl = documentBaseUrl(document, input.pageUrl).href;
-  const markdownSource = input.useDefuddle || selected !== null ? html : (document.body?.innerHTML ?? '');
+  let markdown: string | undefined;
+  if (input.includeMarkdown) {
+    if (input.useDefuddle) markdown = htmlToMarkdown(html, baseUrl);
+    else markdown = scope === null ? '' : markdownOfElement(scope, baseUrl);
+  }
   return {
     metadata,
     links: found.links,
     ...(input.includeHtml ? { html } : {}),
-    ...(input.includeMarkdown ? { markdown: htmlToMarkdown(markdownSource, baseUrl) } : {}),
+    ...(markdown === undefined ? {} : { markdown }),
     warnings,
   };
 }
