@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { directArgs } from './baselines.js';
 import { type CacheHitResult, measureCacheHits } from './cache-hits.js';
+import { type ContentHttpResult, measureContentHttp, measureExtraction } from './content.js';
 import { startFixtureSite } from './fixture-site.js';
 import { baselineSubject, type Level, measureLevel, type Subject, serviceSubject } from './modes.js';
 import { checkTargets, formatTable, type Mode, type Row, ratios } from './report.js';
@@ -24,6 +25,9 @@ import type { Service } from './service.js';
  *   --rounds=N         rounds per level (default 4)
  *   --modes=floor,naive,service
  *   --cache-seconds=N  length of the measured cache-hit run (default 10; 0 skips it)
+ *   --content-calls=N  content calls through HTTP at the last level (default 40; 0 skips them)
+ *   --extraction-rounds=N
+ *                      rounds of extraction over the content fixtures, without rendering (default 5)
  */
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -44,7 +48,9 @@ function parseArgs(argv: readonly string[]) {
   const browserConcurrency: number | null | 'level' =
     browser === 'default' ? null : browser === 'level' ? 'level' : Number(browser);
   const cacheSeconds = Number(option('cache-seconds') ?? (quick ? 3 : 10));
-  return { levels, modes, browserConcurrency, cacheSeconds };
+  const contentCalls = Number(option('content-calls') ?? (quick ? 12 : 40));
+  const extractionRounds = Number(option('extraction-rounds') ?? (quick ? 2 : 5));
+  return { levels, modes, browserConcurrency, cacheSeconds, contentCalls, extractionRounds };
 }
 
 function gitCommit(): string | null {
@@ -64,7 +70,9 @@ function chromiumVersion(executablePath: string): string {
 }
 
 async function main(): Promise<void> {
-  const { levels, modes, browserConcurrency, cacheSeconds } = parseArgs(process.argv.slice(2));
+  const { levels, modes, browserConcurrency, cacheSeconds, contentCalls, extractionRounds } = parseArgs(
+    process.argv.slice(2),
+  );
   const startedAt = new Date();
   const loadAverage = os.loadavg();
   // The service's own default, so the baselines run the very same executable.
@@ -87,6 +95,11 @@ async function main(): Promise<void> {
   const logFile = path.join(resultsDir, `${stamp}-service.log`);
   const rows: Row[] = [];
   let cache: CacheHitResult | null = null;
+  let contentHttp: ContentHttpResult | null = null;
+  console.log(
+    `  content extraction without rendering, ${extractionRounds} rounds over the content fixtures...`,
+  );
+  const extraction = measureExtraction(extractionRounds);
   try {
     for (const [index, level] of levels.entries()) {
       const last = index === levels.length - 1;
@@ -119,6 +132,12 @@ async function main(): Promise<void> {
               `peak ${(row.peakMemoryBytes / 1_048_576).toFixed(0)} MB`,
           );
         }
+        if (last && service !== null && contentCalls > 0) {
+          console.log(
+            `  c=${level.concurrency}: ${contentCalls} content calls (include_markdown, use_defuddle)...`,
+          );
+          contentHttp = await measureContentHttp(service, site, level.concurrency, contentCalls);
+        }
         if (last && service !== null && cacheSeconds > 0) {
           cache = await measureCacheHits(service, site.target(0).url, {
             durationSeconds: cacheSeconds,
@@ -142,6 +161,29 @@ async function main(): Promise<void> {
     console.log(
       `targets at c=${t.concurrency}: throughput >= 0.85 x floor ${verdict(t.throughputAtLeast085Floor)}, ` +
         `p50 <= 1.2 x floor ${verdict(t.p50AtMost12Floor)}, above naive ${verdict(t.aboveNaive)}`,
+    );
+  }
+  const ms = (n: number) => `${n.toFixed(1)} ms`;
+  console.log(
+    `\ncontent extraction (${extraction.pages} pages of ${extraction.htmlKb.min.toFixed(0)}-${extraction.htmlKb.max.toFixed(0)} KB, ` +
+      `median ${extraction.htmlKb.median.toFixed(0)} KB; ${extraction.rounds} rounds): median ${ms(extraction.extractMedianMs)}, ` +
+      `p95 ${ms(extraction.extractP95Ms)}; parsing alone median ${ms(extraction.parseMedianMs)}, p95 ${ms(extraction.parseP95Ms)}`,
+  );
+  console.log(`extraction median < 100 ms: ${extraction.extractMedianMs < 100 ? 'met' : 'MISSED'}`);
+  const contentResult = contentHttp as ContentHttpResult | null;
+  if (contentResult !== null) {
+    const capture = rows.find(
+      (row) => row.mode === 'service' && row.concurrency === contentResult.concurrency,
+    );
+    const ratio = capture === undefined ? null : contentResult.callsPerSecond / capture.shotsPerSecond;
+    console.log(
+      `content through HTTP at c=${contentResult.concurrency}: ${contentResult.callsPerSecond.toFixed(2)} calls/s ` +
+        `(captures ${capture?.shotsPerSecond.toFixed(2) ?? '-'} shots/s, ratio ${ratio?.toFixed(2) ?? '-'}), ` +
+        `p50 ${ms(contentResult.p50Ms)}, p95 ${ms(contentResult.p95Ms)}, ${contentResult.failures} failed; ` +
+        `/healthz meanwhile p99 ${ms(contentResult.healthP99Ms)}, max ${ms(contentResult.healthMaxMs)}`,
+    );
+    console.log(
+      `/healthz p99 < 50 ms during content calls: ${contentResult.healthP99Ms < 50 ? 'met' : 'MISSED'}`,
     );
   }
   const cacheResult = cache as CacheHitResult | null;
@@ -173,6 +215,8 @@ async function main(): Promise<void> {
     rows: rows.map((row) => ({ ...row, ratios: row.mode === 'floor' ? null : ratios(rows, row) })),
     targets,
     cacheHits: cacheResult,
+    contentExtraction: extraction,
+    contentHttp: contentResult,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(

@@ -37,6 +37,8 @@ export interface Service {
   capturePath(target: string, extra?: Record<string, string>): string;
   /** GET /v1/capture; resolves with the image bytes, throws on any status but 200. */
   shoot(target: string): Promise<Buffer>;
+  /** GET `path` with the bench's key; resolves with the status and body. */
+  get(path: string): Promise<{ status: number; body: Buffer }>;
   /** The service's browser, once it has launched. */
   browserPid(): Promise<number | null>;
   /** CPU time of the service's own process (every thread, not its browser), in ms. */
@@ -136,6 +138,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         );
       }
       return body;
+    },
+    async get(path) {
+      const response = await http.request({ method: 'GET', path, headers: { 'x-api-key': BENCH_KEY } });
+      return { status: response.statusCode, body: Buffer.from(await response.body.arrayBuffer()) };
     },
     async browserPid() {
       // The browser is the service's child that runs the Chromium executable.

@@ -1,0 +1,126 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseHTML } from 'linkedom';
+import { extractContent } from '../src/engines/content/extract.js';
+import type { FixtureSite } from './fixture-site.js';
+import { drive, quantile } from './load.js';
+import type { Service } from './service.js';
+
+const FIXTURES = fileURLToPath(new URL('../test/fixtures/content/', import.meta.url));
+
+/** Extraction alone (no rendering) on the content fixtures, against parsing them alone in the same run. */
+export interface ExtractionTiming {
+  readonly pages: number;
+  readonly rounds: number;
+  readonly htmlKb: { readonly min: number; readonly median: number; readonly max: number };
+  /** linkedom's parse of the page: the floor every extraction pays. */
+  readonly parseMedianMs: number;
+  readonly parseP95Ms: number;
+  /** Metadata, links, main content (use_defuddle) and Markdown, from one parse. */
+  readonly extractMedianMs: number;
+  readonly extractP95Ms: number;
+}
+
+/**
+ * Times extractContent on every fixture page, `rounds` times over, on this thread (an extractor
+ * thread does the same work); the first round warms the JIT and is not counted.
+ */
+export function measureExtraction(rounds: number): ExtractionTiming {
+  const pages = readdirSync(FIXTURES)
+    .filter((name) => name.endsWith('.html'))
+    .map((name) => readFileSync(path.join(FIXTURES, name), 'utf8'));
+  const parse: number[] = [];
+  const extract: number[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    for (const [i, html] of pages.entries()) {
+      const parseStarted = performance.now();
+      parseHTML(html);
+      const parsed = performance.now() - parseStarted;
+      const started = performance.now();
+      extractContent({
+        html,
+        pageUrl: `https://www.example.com/page/${i}`,
+        scoped: false,
+        includeHtml: true,
+        includeMarkdown: true,
+        useDefuddle: true,
+        maxLinks: 5000,
+      });
+      const took = performance.now() - started;
+      if (round > 0) {
+        parse.push(parsed);
+        extract.push(took);
+      }
+    }
+  }
+  const kb = pages.map((html) => Buffer.byteLength(html) / 1024);
+  return {
+    pages: pages.length,
+    rounds,
+    htmlKb: { min: Math.min(...kb), median: quantile(kb, 0.5), max: Math.max(...kb) },
+    parseMedianMs: quantile(parse, 0.5),
+    parseP95Ms: quantile(parse, 0.95),
+    extractMedianMs: quantile(extract, 0.5),
+    extractP95Ms: quantile(extract, 0.95),
+  };
+}
+
+/** Content calls through HTTP at one concurrency, with /healthz probed meanwhile. */
+export interface ContentHttpResult {
+  readonly concurrency: number;
+  readonly calls: number;
+  readonly failures: number;
+  readonly callsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  /** /healthz answered while the content calls ran: the event loop's responsiveness under load. */
+  readonly healthP99Ms: number;
+  readonly healthMaxMs: number;
+}
+
+/**
+ * GET /v1/content with include_markdown and use_defuddle over the fixture site's targets, in a
+ * closed loop of `concurrency` clients (as the capture rows), while another client asks /healthz
+ * every 20 ms.
+ */
+export async function measureContentHttp(
+  service: Service,
+  site: FixtureSite,
+  concurrency: number,
+  calls: number,
+): Promise<ContentHttpResult> {
+  const call = async (i: number) => {
+    const query = new URLSearchParams({
+      url: site.target(i).url,
+      include_markdown: 'true',
+      use_defuddle: 'true',
+    });
+    const { status, body } = await service.get(`/v1/content?${query}`);
+    if (status !== 200) throw new Error(`content answered ${status}: ${body.toString().slice(0, 300)}`);
+  };
+  await drive(concurrency, concurrency, call);
+  const health: number[] = [];
+  let running = true;
+  const prober = (async () => {
+    while (running) {
+      const started = performance.now();
+      await service.get('/healthz');
+      health.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  const timing = await drive(concurrency, calls, call, concurrency);
+  running = false;
+  await prober;
+  return {
+    concurrency,
+    calls,
+    failures: timing.failures,
+    callsPerSecond: (timing.latenciesMs.length * 1000) / timing.elapsedMs,
+    p50Ms: quantile(timing.latenciesMs, 0.5),
+    p95Ms: quantile(timing.latenciesMs, 0.95),
+    healthP99Ms: quantile(health, 0.99),
+    healthMaxMs: Math.max(...health),
+  };
+}
