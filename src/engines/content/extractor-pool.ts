@@ -38,7 +38,9 @@ function spawnWorker(maxHeapMb: number): Worker {
   }
   const source = new URL('./extract-worker.ts', import.meta.url).href;
   const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(boot, { eval: true, resourceLimits });
+  // Without its cache, tsx leaves no directory behind in the temp dir (the tests check it).
+  const env = { ...process.env, TSX_DISABLE_CACHE: '1' };
+  return new Worker(boot, { eval: true, resourceLimits, env });
 }
 
 /**
