@@ -374,6 +374,46 @@ describe('content', () => {
     });
   });
 
+  describe('hostile pages', () => {
+    it('10,000 levels of nesting: extracted, not crashed', async () => {
+      routes.set(
+        '/deep',
+        html(
+          `<!DOCTYPE html><title>Deep</title><body>${'<div>'.repeat(10_000)}<p>bottom text</p>${'</div>'.repeat(10_000)}</body>`,
+        ),
+      );
+      const res = await v1({ url: at('/deep'), include_markdown: 'true', use_defuddle: 'true' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.markdown).toContain('bottom text');
+    });
+
+    it('a page with more links than CONTENT_MAX_LINKS: cut, with a warning', async () => {
+      const anchors = Array.from({ length: 6000 }, (_, i) => `<a href="/p/${i}">${i}</a>`).join(' ');
+      routes.set('/many-links', html(`<!DOCTYPE html><title>Links</title><body>${anchors}</body>`));
+      const { data } = (await v1({ url: at('/many-links') })).json();
+      expect(data.links.internal).toHaveLength(5000);
+      expect(data.links.internal[4999]).toBe(at('/p/4999'));
+      expect(data.warnings).toEqual(['links: the page has 6000 or more, the first 5000 are returned']);
+    });
+
+    it('a page whose script grows its DOM past CONTENT_MAX_HTML_CHARS: extracted from the first part, with a warning', async () => {
+      routes.set(
+        '/huge-dom',
+        html(`<!DOCTYPE html><title>Huge</title><body><p>start of the page</p><script>
+          const block = '<p>' + 'filler words '.repeat(1000) + '</p>';
+          document.body.insertAdjacentHTML('beforeend', block.repeat(600));
+        </script></body>`),
+      );
+      const res = await v1({ url: at('/huge-dom'), include_html: 'true' });
+      expect(res.statusCode).toBe(200);
+      const { data } = res.json();
+      expect(data.html.length).toBe(5_000_000);
+      expect(data.warnings[0]).toMatch(
+        /^the page's HTML has \d+ characters; the first 5000000 were extracted$/,
+      );
+    });
+  });
+
   describe('the event loop stays free', () => {
     /** About 600 KB of page: an article inside heavy navigation, inline data and comments. */
     function heavyPage(seed: number): string {
