@@ -43,6 +43,8 @@ export interface Service {
   browserPid(): Promise<number | null>;
   /** CPU time of the service's own process (every thread, not its browser), in ms. */
   cpuMs(): number;
+  /** Time the service's main thread has spent runnable but waiting for a CPU (Linux schedstat), in ms. */
+  runQueueWaitMs(): number;
   close(): Promise<void>;
 }
 
@@ -156,6 +158,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       return null;
     },
     cpuMs: () => processCpuMs(pid),
+    runQueueWaitMs: () => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1_000_000,
     async close() {
       await http.close();
       child.kill('SIGTERM');

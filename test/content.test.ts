@@ -387,6 +387,18 @@ describe('content', () => {
       expect(res.json().data.markdown).toContain('bottom text');
     });
 
+    it('a page that sends itself to about:blank after loading: its content as it then is', async () => {
+      routes.set(
+        '/to-blank',
+        html(
+          '<!DOCTYPE html><title>Leaving</title><body onload="location.href = \'about:blank\'"><p>bye</p></body>',
+        ),
+      );
+      const res = await v1({ url: at('/to-blank'), delay: '0.5' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toMatchObject({ url: 'about:blank', metadata: { favicon: '' } });
+    });
+
     it('a page with more links than CONTENT_MAX_LINKS: cut, with a warning', async () => {
       const anchors = Array.from({ length: 6000 }, (_, i) => `<a href="/p/${i}">${i}</a>`).join(' ');
       routes.set('/many-links', html(`<!DOCTYPE html><title>Links</title><body>${anchors}</body>`));

@@ -51,6 +51,8 @@ async function snapshot(page: Page, selector: string | null, maxChars: number): 
 
 /** `<origin>/favicon.ico` when it answers 2xx with something that is not an HTML page; else ''. */
 async function faviconIco(fetcher: GuardedFetcher, pageUrl: string): Promise<string> {
+  // A page that sent itself to about:blank has no origin to ask.
+  if (!/^https?:/i.test(pageUrl)) return '';
   const url = new URL('/favicon.ico', pageUrl).href;
   try {
     const answer = await fetcher.fetch(url, { headers: { 'user-agent': USER_AGENT, accept: 'image/*' } });
