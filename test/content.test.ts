@@ -175,6 +175,23 @@ describe('content', () => {
       expect(data.links.internal).not.toContain(at('/news/ferry-timetable'));
     });
 
+    it('remove_ads takes what the blocker hides out of html, markdown and links', async () => {
+      routes.set(
+        '/with-ad',
+        html(
+          '<!DOCTYPE html><title>Ad</title><body><main><p>The story.</p><div id="ad_banner"><a href="https://ads.example.test/x">ADVERTISEMENT</a></div></main></body>',
+        ),
+      );
+      const query = { url: at('/with-ad'), include_html: 'true', include_markdown: 'true' };
+      const plain = (await v1(query)).json().data;
+      expect(plain.markdown).toContain('ADVERTISEMENT');
+      const cleaned = (await v1({ ...query, remove_ads: 'true' })).json().data;
+      expect(plain.html).toContain('<div id="ad_banner">');
+      expect(cleaned.html).not.toContain('<div id="ad_banner">');
+      expect(cleaned.markdown).toBe('The story.\n');
+      expect(cleaned.links.external).toEqual([]);
+    }, 60_000);
+
     it('use_defuddle: the main content without navigation, cookie notice, related links or footer', async () => {
       const { data } = (
         await v1({
