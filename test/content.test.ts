@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plainText } from '../src/engines/content/main-content.js';
+import { tokenF1 } from '../src/engines/content/token-f1.js';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
 import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
@@ -210,6 +213,25 @@ describe('content', () => {
         expect(field).not.toContain('Follow us');
         expect(field).not.toContain('Sport');
       }
+    });
+
+    it.each([
+      ['news-council-budget', 0.99],
+      ['docs-api-client', 0.99],
+      ['product-headphones', 0.68],
+      ['forum-cv-joint', 0.8],
+    ])('use_defuddle on the %s fixture: the labelled main content (token F1 >= %s)', async (name, floor) => {
+      const dir = path.resolve(SITE_DIR, '../content');
+      routes.set(`/shapes/${name}`, html(readFileSync(path.join(dir, `${name}.html`), 'utf8')));
+      const expected = readFileSync(path.join(dir, `${name}.expected.txt`), 'utf8');
+      const { data } = (
+        await v1({ url: at(`/shapes/${name}`), use_defuddle: 'true', include_html: 'true' })
+      ).json();
+      expect(data.warnings).toEqual([]);
+      // Scored on the text, as bench/content-quality.ts does: Markdown would add link URLs as words.
+      const { document } = parseHTML(`<!DOCTYPE html><html><body>${data.html}</body></html>`);
+      const f1 = tokenF1(plainText(document.body), expected).f1;
+      expect(f1).toBeGreaterThanOrEqual(floor);
     });
 
     it('use_defuddle on a page without main content: the cleaned body and a warning', async () => {
