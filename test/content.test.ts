@@ -438,6 +438,24 @@ describe('content', () => {
       expect(res.json().data).toMatchObject({ url: 'about:blank', metadata: { favicon: '' } });
     });
 
+    it('a page that redefines outerHTML, innerHTML, querySelector and setAttribute: read all the same', async () => {
+      routes.set(
+        '/tampered',
+        html(`<!DOCTYPE html><title>Tampered</title><body><main><p>real text</p></main><script>
+          for (const name of ['outerHTML', 'innerHTML']) {
+            Object.defineProperty(Element.prototype, name, { get() { throw new Error('no'); } });
+          }
+          Document.prototype.querySelector = () => { throw new Error('no'); };
+          Element.prototype.setAttribute = () => { throw new Error('no'); };
+        </script></body>`),
+      );
+      const res = await t.runtime.app.inject({
+        url: `/content?${new URLSearchParams({ url: at('/tampered'), access_key: key, include_markdown: 'true' })}`,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.markdown).toBe('real text\n');
+    });
+
     it('a page with more links than CONTENT_MAX_LINKS: cut, with a warning', async () => {
       const anchors = Array.from({ length: 6000 }, (_, i) => `<a href="/p/${i}">${i}</a>`).join(' ');
       routes.set('/many-links', html(`<!DOCTYPE html><title>Links</title><body>${anchors}</body>`));
