@@ -26,6 +26,7 @@ let base: string;
 let allowed: GuardedFetcher;
 let guarded: GuardedFetcher;
 let routes: Record<string, Route> = {};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let requests: string[] = [];
 
 const bounds: SitemapBounds = { maxFiles: 50, maxLinks: 1000, maxFileBytes: MiB, timeoutMs: 5000 };
@@ -356,6 +357,44 @@ describe('sitemap discovery: bounds', () => {
       warnings: ['sitemap discovery stopped at its deadline of 600 ms; what was found by then is returned'],
     });
     expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it('ends the fetches still under way when it stops', async () => {
+    let hungUp: () => void = () => {};
+    const closed = new Promise<void>((resolve) => {
+      hungUp = resolve;
+    });
+    routes = {
+      '/robots.txt': xml('Sitemap: /slow.xml', 'text/plain'),
+      '/slow.xml': (_req, res) => res.on('close', () => hungUp()), // never answers
+    };
+    await discoverSitemap(allowed, `${base}/`, { ...bounds, timeoutMs: 300 });
+    const gone = await Promise.race([closed.then(() => true), sleep(2000).then(() => false)]);
+    expect(gone).toBe(true);
+  });
+
+  it('rejects with the reason when its signal aborts, and ends its fetches', async () => {
+    let hungUp: () => void = () => {};
+    const closed = new Promise<void>((resolve) => {
+      hungUp = resolve;
+    });
+    let asked: () => void = () => {};
+    const requested = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    routes = {
+      '/robots.txt': (_req, res) => {
+        res.on('close', () => hungUp());
+        asked();
+      },
+    };
+    const stop = new AbortController();
+    const discovery = discoverSitemap(allowed, `${base}/`, bounds, stop.signal);
+    await requested;
+    stop.abort(new Error('caller gone'));
+    await expect(discovery).rejects.toThrow('caller gone');
+    const gone = await Promise.race([closed.then(() => true), sleep(2000).then(() => false)]);
+    expect(gone).toBe(true);
   });
 
   it('counts robots.txt against the deadline', async () => {

@@ -25,6 +25,8 @@ export interface FetchOptions {
   readonly followRedirects?: boolean;
   /** Extra request headers (user agent, accept); Accept-Encoding is always ours. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Ends the fetch, its connection included, when it aborts; the fetch then rejects with its reason. */
+  readonly signal?: AbortSignal;
 }
 
 export interface RedirectHop {
@@ -107,9 +109,13 @@ export class GuardedFetcher {
     const first = parseTargetUrl(String(url), this.options.policy);
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+    const { signal } = options;
     try {
-      return await this.follow(first.url, options, deadline.signal);
+      options.signal?.throwIfAborted();
+      const stop = signal === undefined ? deadline.signal : AbortSignal.any([deadline.signal, signal]);
+      return await this.follow(first.url, options, stop);
     } catch (error) {
+      if (signal?.aborted && !deadline.signal.aborted) throw signal.reason;
       throw this.translate(error, deadline.signal);
     } finally {
       clearTimeout(timer);

@@ -140,6 +140,9 @@ class Deadline {
   readonly reached: Promise<Expired>;
   private readonly timer: NodeJS.Timeout;
   private readonly onAbort: () => void = () => {};
+  /** Aborts when the discovery ends, however it ends: fetches still under way stop with it. */
+  private readonly stopFetches = new AbortController();
+  readonly fetchSignal = this.stopFetches.signal;
 
   constructor(
     timeoutMs: number,
@@ -175,6 +178,7 @@ class Deadline {
   }
 
   dispose(): void {
+    this.stopFetches.abort();
     clearTimeout(this.timer);
     this.signal?.removeEventListener('abort', this.onAbort);
   }
@@ -240,7 +244,8 @@ class Discovery {
   }
 
   private fetch(url: string, accept: string): Promise<Fetched> {
-    return this.fetcher.fetch(url, { headers: { 'user-agent': USER_AGENT, accept } }).then(
+    const signal = this.deadline.fetchSignal;
+    return this.fetcher.fetch(url, { headers: { 'user-agent': USER_AGENT, accept }, signal }).then(
       (result) => ({ result }),
       (error: unknown) => ({ error }),
     );
