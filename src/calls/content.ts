@@ -1,12 +1,16 @@
 import { content } from '../engines/content/content.js';
-import type { ContentParams, ContentResult } from '../engines/content/params.js';
+import type { ContentParams } from '../engines/content/params.js';
 import type { CallDeps } from './deps.js';
 import { type Caller, charged, metered } from './metering.js';
 import { cacheKey, getCached, putCached } from './result-cache.js';
 
-/** A content call's outcome: the result, whether the cache served it, whether it was billed. */
+/** A content call's outcome: the Content result as JSON, whether the cache served it, whether it was billed. */
 export interface ContentOutcome {
-  readonly result: ContentResult;
+  /**
+   * The spec's Content result (engines/content/params.ts ContentResult) serialized as JSON, as
+   * stored in the cache: a hit is answered with these bytes as they are, never parsed again.
+   */
+  readonly data: Buffer;
   /** 'hit' or 'miss' with cache=true, else null. */
   readonly cache: 'hit' | 'miss' | null;
   readonly billed: boolean;
@@ -14,13 +18,9 @@ export interface ContentOutcome {
 
 const JSON_TYPE = 'application/json';
 
-/** A cached result, or null when the entry is unreadable (then the call renders anew). */
-function parseCached(bytes: Uint8Array): ContentResult | null {
-  try {
-    return JSON.parse(Buffer.from(bytes).toString('utf8')) as ContentResult;
-  } catch {
-    return null;
-  }
+/** Whether a cache entry looks like a whole JSON object (a torn write would not); else the call renders anew. */
+function wholeObject(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x7b && bytes[bytes.length - 1] === 0x7d;
 }
 
 /**
@@ -39,19 +39,17 @@ export async function contentCall(
   const key = cache === null ? null : cacheKey('content', caller.account.id, params);
   if (key !== null) {
     const hit = await getCached(deps.blobs, key);
-    const result = hit === null ? null : parseCached(hit.bytes);
-    if (result !== null) {
+    if (hit !== null && wholeObject(hit.bytes)) {
       await charged(deps.metering, caller, 'content');
-      return { result, cache: 'hit', billed: true };
+      return { data: Buffer.from(hit.bytes), cache: 'hit', billed: true };
     }
   }
   const { value, billed } = await metered(deps.metering, caller, 'content', async () => {
-    const result = await content(deps.content, params);
+    const data = Buffer.from(JSON.stringify(await content(deps.content, params)));
     if (key !== null && cache !== null) {
-      const bytes = Buffer.from(JSON.stringify(result));
-      await putCached(deps.blobs, key, bytes, JSON_TYPE, cache.ttlSeconds, deps.metering.clock());
+      await putCached(deps.blobs, key, data, JSON_TYPE, cache.ttlSeconds, deps.metering.clock());
     }
-    return result;
+    return data;
   });
-  return { result: value, cache: key === null ? null : 'miss', billed };
+  return { data: value, cache: key === null ? null : 'miss', billed };
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../app.js';
 import { baseUrlOf, sendCapture } from '../capture-response.js';
 import { captureRequest, LegacyCaptureParams } from '../capture-schema.js';
-import { answerContent } from '../content-response.js';
+import { sendContent } from '../content-response.js';
 import { LegacyContentParams } from '../content-schema.js';
 import { BILLABLE_ERRORS, CaptureSuccess, ContentBody, errors } from '../responses.js';
 
@@ -68,7 +68,9 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: contentResponse,
         },
       },
-      (request, reply) => answerContent(deps, request, reply, request.query),
+      async (request, reply) => {
+        await sendContent(deps, request, reply, request.query);
+      },
     );
     app.post(
       '/content',
@@ -82,7 +84,9 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: contentResponse,
         },
       },
-      (request, reply) => answerContent(deps, request, reply, request.body),
+      async (request, reply) => {
+        await sendContent(deps, request, reply, request.body);
+      },
     );
   };
 }

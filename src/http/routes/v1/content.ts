@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.js';
-import { answerContent } from '../../content-response.js';
+import { sendContent } from '../../content-response.js';
 import { V1ContentQuery } from '../../content-schema.js';
 import { BILLABLE_ERRORS, ContentBody, errors } from '../../responses.js';
 
@@ -19,7 +19,9 @@ export function contentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: ContentBody, ...errors(...BILLABLE_ERRORS) },
         },
       },
-      (request, reply) => answerContent(deps, request, reply, request.query),
+      async (request, reply) => {
+        await sendContent(deps, request, reply, request.query);
+      },
     );
   };
 }
