@@ -11,7 +11,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { CaptureDeps } from './engines/capture/capture.js';
 import type { ContentDeps } from './engines/content/content.js';
-import { ExtractorPool } from './engines/content/extractor-pool.js';
+import { ExtractorPool } from './engines/extractors/pool.js';
 import { type App, buildApp } from './http/app.js';
 import { createLogger } from './logging.js';
 import { NetworkGuard } from './net/guard.js';

@@ -266,8 +266,7 @@ interface Frame {
   readonly inItem: boolean;
 }
 
-function mainTextOf(document: Document, pageUrl: string): string {
-  const { html } = extractMainContent(document, pageUrl);
+function mainTextOf(html: string): string {
   const { document: fragment } = parseHTML(`<!DOCTYPE html><html><body>${html}</body></html>`);
   const lines: string[] = [];
   let total = 0;
@@ -284,10 +283,15 @@ function mainTextOf(document: Document, pageUrl: string): string {
 /**
  * What an analyzer reads from `document` (the rendered page at `pageUrl`): metadata, hero,
  * visible headings, paragraphs and list items (nav, footer, aside, hidden, consent banners and
- * link-only entries skipped; deduplicated), and the main content's text. One iterative walk of
- * at most DIGEST_LIMITS.elements elements; every count and length is capped; never mutates `document`.
+ * link-only entries skipped; deduplicated), and the main content's text (`mainHtml`, the page's
+ * extractMainContent, when the caller has it already). One iterative walk of at most
+ * DIGEST_LIMITS.elements elements; every count and length is capped; never mutates `document`.
  */
-export function digestPage(document: Document, pageUrl: string): PageDigest {
+export function digestPage(
+  document: Document,
+  pageUrl: string,
+  mainHtml: string = extractMainContent(document, pageUrl).html,
+): PageDigest {
   const meta = extractMetadata(document, pageUrl);
   const description = clean(meta.description, DIGEST_LIMITS.descriptionChars);
   const headings: string[] = [];
@@ -379,6 +383,6 @@ export function digestPage(document: Document, pageUrl: string): PageDigest {
     paragraphs,
     listItems,
     outline,
-    mainText: mainTextOf(document, pageUrl),
+    mainText: mainTextOf(mainHtml),
   };
 }

@@ -3,14 +3,14 @@ import { type PageDeps, withLoadedPage } from '../../browser/load-page.js';
 import { WebcapError } from '../../errors.js';
 import type { GuardedFetcher } from '../../net/guarded-fetch.js';
 import { USER_AGENT } from '../crawler/crawl.js';
+import type { ExtractorPool } from '../extractors/pool.js';
 import { SELECTED_ATTRIBUTE } from './extract.js';
-import type { ExtractorPool } from './extractor-pool.js';
 import type { ContentParams, ContentResult } from './params.js';
 import { discoverSitemap, type SitemapBounds, type SiteSitemap } from './sitemap.js';
 
 export interface ContentDeps {
   readonly page: PageDeps;
-  readonly extractor: Pick<ExtractorPool, 'extract'>;
+  readonly extractor: Pick<ExtractorPool, 'run'>;
   /** Server-side fetches beside the render: the sitemap and the /favicon.ico probe. */
   readonly fetcher: GuardedFetcher;
   readonly sitemap: SitemapBounds;
@@ -119,7 +119,7 @@ export async function content(deps: ContentDeps, params: ContentParams): Promise
         `the page's HTML has ${rendered.length} characters; the first ${deps.maxHtmlChars} were extracted`,
       );
     }
-    const extracted = await deps.extractor.extract({
+    const extracted = await deps.extractor.run('content', {
       html: rendered.html,
       pageUrl: rendered.finalUrl,
       scoped: rendered.selected,

@@ -36,7 +36,7 @@ const NO_MAIN_CONTENT = 'no main content was found: html and markdown hold the c
 /**
  * Metadata, links, HTML and Markdown of one page from a single parse: metadata from the whole
  * document's head, the rest from the selected element when there is one. CPU-bound: runs on an
- * extractor thread (extractor-pool.ts), never on the thread that answers calls.
+ * extractor thread (engines/extractors/), never on the thread that answers calls.
  */
 export function extractContent(input: ExtractInput): Extracted {
   const { document } = parseHTML(input.html) as unknown as { document: Document };

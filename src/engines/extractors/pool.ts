@@ -1,14 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import { WebcapError } from '../../errors.js';
-import type { Extracted, ExtractInput } from './extract.js';
-import type { ExtractReply, ExtractRequest } from './extract-worker.js';
+import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
+import type { TaskReply, TaskRequest } from './worker.js';
 
 export interface ExtractorPoolOptions {
   /** Threads extracting at once. */
   readonly threads: number;
   /** Extractions that may wait for a thread; past it, 503. */
   readonly maxQueue: number;
-  /** Longest one extraction may take; its thread is replaced past it. */
+  /** Longest one task may take; its thread is replaced past it. */
   readonly taskTimeoutMs: number;
   /** V8 heap of one thread, in MB: a page that needs more fails alone, the process lives on. */
   readonly maxHeapMb: number;
@@ -16,8 +16,9 @@ export interface ExtractorPoolOptions {
 
 interface Task {
   readonly id: number;
-  readonly input: ExtractInput;
-  readonly resolve: (value: Extracted) => void;
+  readonly task: TaskName;
+  readonly input: unknown;
+  readonly resolve: (value: unknown) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -34,9 +35,9 @@ interface Thread {
 function spawnWorker(maxHeapMb: number): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb };
   if (import.meta.url.endsWith('.js')) {
-    return new Worker(new URL('./extract-worker.js', import.meta.url), { resourceLimits });
+    return new Worker(new URL('./worker.js', import.meta.url), { resourceLimits });
   }
-  const source = new URL('./extract-worker.ts', import.meta.url).href;
+  const source = new URL('./worker.ts', import.meta.url).href;
   const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(import.meta.url)}))`;
   // Without its cache, tsx leaves no directory behind in the temp dir (the tests check it).
   const env = { ...process.env, TSX_DISABLE_CACHE: '1' };
@@ -44,8 +45,9 @@ function spawnWorker(maxHeapMb: number): Worker {
 }
 
 /**
- * Threads that turn rendered pages into content (extract.ts), so that parsing and extraction
- * (tens to hundreds of ms of CPU per page) never hold up the event loop that answers other calls.
+ * Threads that turn rendered pages into content and analyses (tasks.ts), so that parsing and
+ * extraction (tens to hundreds of ms of CPU per page) never hold up the event loop that answers
+ * other calls; the content and analyze engines share them.
  * Bounded: a fixed number of threads, a bounded queue, a deadline and a heap limit per page; a
  * thread that overruns or dies is replaced and only its page fails.
  */
@@ -57,20 +59,26 @@ export class ExtractorPool {
 
   constructor(private readonly options: ExtractorPoolOptions) {}
 
-  /** Extracts one page on a free thread; 503 when the queue is full, 500 timeout past taskTimeoutMs. */
-  extract(input: ExtractInput): Promise<Extracted> {
+  /** Runs one task on a free thread; 503 when the queue is full, 500 timeout past taskTimeoutMs. */
+  run<K extends TaskName>(task: K, input: TaskInput<K>): Promise<TaskOutput<K>> {
     if (this.closed)
-      return Promise.reject(new WebcapError('unavailable', 'the content extractors are closed'));
+      return Promise.reject(new WebcapError('unavailable', 'the extractor threads are closed'));
     const busy = this.threads.filter((thread) => thread.task !== null).length;
     if (busy >= this.options.threads && this.queue.length >= this.options.maxQueue) {
       return Promise.reject(
-        new WebcapError('unavailable', 'the content extractors are busy; retry shortly', {
+        new WebcapError('unavailable', 'the extractor threads are busy; retry shortly', {
           retryAfterSeconds: 1,
         }),
       );
     }
-    return new Promise<Extracted>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, input, resolve, reject });
+    return new Promise<TaskOutput<K>>((resolve, reject) => {
+      this.queue.push({
+        id: this.nextId++,
+        task,
+        input,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       this.dispatch();
     });
   }
@@ -78,7 +86,7 @@ export class ExtractorPool {
   /** Stops every thread; waiting and running extractions fail. */
   async close(): Promise<void> {
     this.closed = true;
-    const gone = new WebcapError('unavailable', 'the content extractors are closed');
+    const gone = new WebcapError('unavailable', 'the extractor threads are closed');
     for (const task of this.queue.splice(0)) task.reject(gone);
     await Promise.all(
       this.threads.splice(0).map((thread) => {
@@ -96,28 +104,28 @@ export class ExtractorPool {
       const task = this.queue.shift() as Task;
       thread.task = task;
       thread.timer = setTimeout(() => this.overrun(thread), this.options.taskTimeoutMs);
-      thread.worker.postMessage({ id: task.id, input: task.input } satisfies ExtractRequest);
+      thread.worker.postMessage({ id: task.id, task: task.task, input: task.input } satisfies TaskRequest);
     }
   }
 
   private start(): Thread {
     const thread: Thread = { worker: spawnWorker(this.options.maxHeapMb), task: null, timer: null };
-    thread.worker.on('message', (reply: ExtractReply) => {
+    thread.worker.on('message', (reply: TaskReply) => {
       const task = this.finish(thread);
       if (task === null || task.id !== reply.id) return;
       if (reply.ok) task.resolve(reply.value);
       else
         task.reject(
-          new WebcapError('internal', 'content extraction failed', { cause: new Error(reply.message) }),
+          new WebcapError('internal', 'page extraction failed', { cause: new Error(reply.message) }),
         );
       this.dispatch();
     });
     // A thread that dies (out of heap, a crash) takes only its own page with it.
     thread.worker.on('error', (error) =>
-      this.replace(thread, new WebcapError('internal', 'content extraction failed', { cause: error })),
+      this.replace(thread, new WebcapError('internal', 'page extraction failed', { cause: error })),
     );
     thread.worker.on('exit', () =>
-      this.replace(thread, new WebcapError('internal', 'content extraction failed')),
+      this.replace(thread, new WebcapError('internal', 'page extraction failed')),
     );
     this.threads.push(thread);
     return thread;
@@ -125,7 +133,7 @@ export class ExtractorPool {
 
   private overrun(thread: Thread): void {
     const limit = this.options.taskTimeoutMs;
-    this.replace(thread, new WebcapError('timeout', `content extraction took longer than ${limit} ms`));
+    this.replace(thread, new WebcapError('timeout', `page extraction took longer than ${limit} ms`));
     void thread.worker.terminate();
   }
 

@@ -1,16 +1,17 @@
-/** An extractor thread's entry: extracts each page it is sent (extractor-pool.ts). */
+/** An extractor thread's entry: runs each task it is sent (tasks.ts, pool.ts). */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { type ExtractInput, extractContent } from './extract.js';
+import { TASKS, type TaskName } from './tasks.js';
 
-export interface ExtractRequest {
+export interface TaskRequest {
   readonly id: number;
-  readonly input: ExtractInput;
+  readonly task: TaskName;
+  readonly input: unknown;
 }
 
-export type ExtractReply =
-  | { readonly id: number; readonly ok: true; readonly value: ReturnType<typeof extractContent> }
+export type TaskReply =
+  | { readonly id: number; readonly ok: true; readonly value: unknown }
   | { readonly id: number; readonly ok: false; readonly message: string };
 
 /**
@@ -29,11 +30,13 @@ function yieldPriority(): void {
 
 yieldPriority();
 const port = parentPort;
-if (port === null) throw new Error('extract-worker runs as a worker thread');
-port.on('message', ({ id, input }: ExtractRequest) => {
-  let reply: ExtractReply;
+if (port === null) throw new Error('the extractor worker runs as a worker thread');
+port.on('message', ({ id, task, input }: TaskRequest) => {
+  let reply: TaskReply;
   try {
-    reply = { id, ok: true, value: extractContent(input) };
+    // The pool types each task's input (pool.ts run); this thread trusts its own process.
+    const run = TASKS[task] as (input: unknown) => unknown;
+    reply = { id, ok: true, value: run(input) };
   } catch (error) {
     reply = { id, ok: false, message: error instanceof Error ? error.message : String(error) };
   }

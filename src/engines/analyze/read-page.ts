@@ -1,0 +1,40 @@
+import { parseHTML } from 'linkedom';
+import { documentBaseUrl } from '../content/base-url.js';
+import { extractMainContent } from '../content/main-content.js';
+import { htmlToMarkdown } from '../content/markdown.js';
+import { type ContactSignals, findContactSignals } from './contact-signals.js';
+import { digestPage, type PageDigest } from './page-digest.js';
+
+/** A rendered page to read for analysis. Plain data, so it crosses to an extractor thread. */
+export interface ReadPageInput {
+  /** The rendered DOM, serialized by the browser. */
+  readonly html: string;
+  /** The page's final URL. */
+  readonly pageUrl: string;
+  /** Whether the analyzer reads the main content as Markdown (a model does; the extractive analyzer does not). */
+  readonly withMarkdown: boolean;
+}
+
+/** What analysis reads of a page: its digest, the contacts it states and, when asked, its main content as Markdown. */
+export interface PageReading {
+  readonly digest: PageDigest;
+  readonly contacts: ContactSignals;
+  /** Null when not asked for. */
+  readonly markdown: string | null;
+}
+
+/**
+ * One parse of the page serves every part: the main content is found once and feeds both the
+ * digest's text and the Markdown. CPU-bound (tens of ms on a typical page, seconds on a huge one):
+ * runs on an extractor thread.
+ */
+export function readPage(input: ReadPageInput): PageReading {
+  const { document } = parseHTML(input.html) as unknown as { document: Document };
+  const main = extractMainContent(document, input.pageUrl);
+  const digest = digestPage(document, input.pageUrl, main.html);
+  const contacts = findContactSignals(document, input.pageUrl);
+  const markdown = input.withMarkdown
+    ? htmlToMarkdown(main.html, documentBaseUrl(document, input.pageUrl).href)
+    : null;
+  return { digest, contacts, markdown };
+}
