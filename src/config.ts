@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_CHROMIUM_PATH } from './browser/chromium-args.js';
+import type { OpenAiConfig } from './engines/analyze/analyzers/openai.js';
 import { type AllowRule, parseAllowList } from './net/address-policy.js';
 
 /** Where the service keeps its rows: an embedded SQLite file, or a PostgreSQL server. */
@@ -58,6 +59,8 @@ export interface Config {
   readonly s3UploadTimeoutMs: number;
   readonly browser: BrowserConfig;
   readonly content: ContentConfig;
+  /** Which analyzer answers /v1/analyze (docs/analyze.md): the built-in extractive one, or a model behind an OpenAI-compatible API. */
+  readonly analyzer: AnalyzerConfig;
   /** How long a reserved credit is held before an unsettled reservation is released. */
   readonly reservationHoldMs: number;
   /** How long a verified key's record is reused before it is read again; 0 reads it on every call. */
@@ -92,6 +95,8 @@ export interface ContentConfig {
   readonly sitemapMaxFileBytes: number;
   readonly sitemapTimeoutMs: number;
 }
+
+export type AnalyzerConfig = { readonly kind: 'extractive' } | ({ readonly kind: 'openai' } & OpenAiConfig);
 
 /** Chromium and the render pool: capacity and every bound of a render. */
 export interface BrowserConfig {
@@ -244,6 +249,61 @@ function contentConfig(env: Env): ContentConfig {
   };
 }
 
+function analyzerConfig(env: Env): AnalyzerConfig {
+  const kind = read(env, text('ANALYZER', 'extractive', /^(extractive|openai)$/, 'extractive or openai'));
+  const baseUrl = read(env, httpUrl('ANALYZE_OPENAI_BASE_URL', ['http:', 'https:']));
+  const model = read(env, text('ANALYZE_OPENAI_MODEL', null, /^\S{1,200}$/, 'a model name without spaces'));
+  const apiKey = read(env, text('ANALYZE_OPENAI_API_KEY', null, /^\S+$/, 'a key without spaces'));
+  const output = read(
+    env,
+    text(
+      'ANALYZE_OPENAI_OUTPUT',
+      'json_schema',
+      /^(json_schema|json_object|prompt)$/,
+      'json_schema, json_object or prompt',
+    ),
+  ) as OpenAiConfig['output'];
+  const maxTokensParam = read(
+    env,
+    text(
+      'ANALYZE_OPENAI_MAX_TOKENS_PARAM',
+      'max_tokens',
+      /^(max_tokens|max_completion_tokens)$/,
+      'max_tokens or max_completion_tokens',
+    ),
+  ) as OpenAiConfig['maxTokensParam'];
+  const temperature = read(env, {
+    name: 'ANALYZE_OPENAI_TEMPERATURE',
+    fallback: 0 as number | null,
+    expected: 'a number from 0 to 2, or "default" to send none',
+    parse: (raw) => {
+      if (raw === 'default') return null;
+      const n = Number(raw);
+      return /^\d+(\.\d+)?$/.test(raw) && n >= 0 && n <= 2 ? n : undefined;
+    },
+  });
+  const timeoutMs = read(env, integer('ANALYZE_OPENAI_TIMEOUT_MS', 90_000, 1000, 600_000));
+  const retries = read(env, integer('ANALYZE_OPENAI_RETRIES', 2, 0, 10));
+  const maxInputTokens = read(env, integer('ANALYZE_MAX_INPUT_TOKENS', 6000, 100, 1_000_000));
+  const maxOutputTokens = read(env, integer('ANALYZE_MAX_OUTPUT_TOKENS', 1500, 100, 100_000));
+  if (kind !== 'openai') return { kind: 'extractive' };
+  if (baseUrl === null) throw new ConfigError('ANALYZE_OPENAI_BASE_URL', 'set when ANALYZER=openai', '');
+  if (model === null) throw new ConfigError('ANALYZE_OPENAI_MODEL', 'set when ANALYZER=openai', '');
+  return {
+    kind: 'openai',
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    apiKey,
+    model,
+    output,
+    timeoutMs,
+    retries,
+    maxInputTokens,
+    maxOutputTokens,
+    temperature,
+    maxTokensParam,
+  };
+}
+
 function browserConfig(env: Env): BrowserConfig {
   const renderTimeoutMs = read(env, integer('RENDER_TIMEOUT_MS', 60_000, 1000, 600_000));
   const navigationTimeoutMs = read(env, integer('NAVIGATION_TIMEOUT_MS', 30_000, 500, 600_000));
@@ -351,6 +411,7 @@ export function loadConfig(env: Env): Config {
     fetchTimeoutMs: read(env, integer('FETCH_TIMEOUT_MS', 30_000, 100, 600_000)),
     browser: browserConfig(env),
     content: contentConfig(env),
+    analyzer: analyzerConfig(env),
   };
   return Object.freeze(config);
 }

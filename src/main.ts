@@ -9,6 +9,10 @@ import { BrowserPool } from './browser/pool.js';
 import type { CallDeps } from './calls/deps.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
+import type { AnalyzeDeps } from './engines/analyze/analyze.js';
+import type { Analyzer } from './engines/analyze/analyzers/analyzer.js';
+import { extractiveAnalyzer } from './engines/analyze/analyzers/extractive.js';
+import { openAiAnalyzer } from './engines/analyze/analyzers/openai.js';
 import type { CaptureDeps } from './engines/capture/capture.js';
 import type { ContentDeps } from './engines/content/content.js';
 import { ExtractorPool } from './engines/extractors/pool.js';
@@ -114,12 +118,23 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     maxHtmlChars: config.content.maxHtmlChars,
     maxLinks: config.content.maxLinks,
   };
+  const analyzer: Analyzer =
+    config.analyzer.kind === 'openai'
+      ? openAiAnalyzer(config.analyzer, logger)
+      : extractiveAnalyzer(extractor);
+  const analyze: AnalyzeDeps = {
+    page: capture,
+    extractor,
+    analyzer,
+    maxHtmlChars: config.content.maxHtmlChars,
+  };
   const calls: CallDeps = {
     metering: { reservations, clock, caps, logger },
     guard,
     blobs,
     capture,
     content,
+    analyze,
     signingSecret,
     fileUrlTtlSeconds: config.fileUrlTtlSeconds,
     s3UploadTimeoutMs: config.s3UploadTimeoutMs,
@@ -162,6 +177,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await app.close();
       await pool.close();
       await extractor.close();
+      await analyzer.close();
       await guard.close();
       await requestLog.close();
       keys.close();

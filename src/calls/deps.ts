@@ -1,3 +1,4 @@
+import type { AnalyzeDeps } from '../engines/analyze/analyze.js';
 import type { CaptureDeps } from '../engines/capture/capture.js';
 import type { ContentDeps } from '../engines/content/content.js';
 import type { NetworkGuard } from '../net/guard.js';
@@ -12,6 +13,7 @@ export interface CallDeps {
   readonly blobs: BlobStore;
   readonly capture: CaptureDeps;
   readonly content: ContentDeps;
+  readonly analyze: AnalyzeDeps;
   /** HMAC secret of hosted file links. */
   readonly signingSecret: string;
   readonly fileUrlTtlSeconds: number;

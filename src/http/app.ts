@@ -20,6 +20,7 @@ import { clientError, frameworkError, registerErrorHandling } from './errors.js'
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { legacyRoutes } from './routes/legacy.js';
+import { analyzeRoutes } from './routes/v1/analyze.js';
 import { captureRoutes } from './routes/v1/capture.js';
 import { contentRoutes } from './routes/v1/content.js';
 import { crawlerRoutes } from './routes/v1/crawler.js';
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(usageRoutes(deps));
   await app.register(captureRoutes(deps));
   await app.register(contentRoutes(deps));
+  await app.register(analyzeRoutes(deps));
   await app.register(crawlerRoutes(deps));
   await app.register(filesRoutes(deps));
   await app.register(legacyRoutes(deps));

@@ -143,6 +143,35 @@ export const ContentBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** The body of /v1/analyze and /analyze: the spec's Analysis result, custom fields as further string members. */
+export const AnalyzeBody = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Object(
+      {
+        summary: Type.String(),
+        valueProposition: Type.String(),
+        keyFeatures: Strings,
+        categories: Strings,
+        useCases: Strings,
+        targetAudience: Type.String(),
+        emails: Type.Array(Type.String(), {
+          description: 'found on the page (mailto: links and text), lower-cased',
+        }),
+        phoneNumbers: Type.Array(Type.String(), {
+          description: 'found on the page (tel: links and text), E.164',
+        }),
+      },
+      {
+        additionalProperties: Type.String({
+          description: 'a custom_response field; empty when the page does not say',
+        }),
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 const Percent = Type.Number({ description: 'percentage, two decimals' });
 
 const PackItem = Type.Object({

@@ -1,6 +1,5 @@
-import type { Page } from 'puppeteer-core';
 import { type PageDeps, withLoadedPage } from '../../browser/load-page.js';
-import { WebcapError } from '../../errors.js';
+import { serializePage } from '../../browser/serialize-page.js';
 import type { GuardedFetcher } from '../../net/guarded-fetch.js';
 import { USER_AGENT } from '../crawler/crawl.js';
 import type { ExtractorPool } from '../extractors/pool.js';
@@ -18,57 +17,6 @@ export interface ContentDeps {
   readonly maxHtmlChars: number;
   /** Links returned across internal, external and social. */
   readonly maxLinks: number;
-}
-
-interface Snapshot {
-  readonly html: string;
-  /** Characters of the whole serialized page, before any cut. */
-  readonly length: number;
-  readonly selected: boolean;
-}
-
-/**
- * Serializes the page in a world of its own, so that a page which redefines `outerHTML`,
- * `querySelector` or `setAttribute` on its prototypes changes nothing here. Plain JavaScript
- * source: it is evaluated by the browser as it is. Its arguments are appended as JSON.
- */
-const SNAPSHOT_SOURCE = `(css, max, attribute) => {
-  const element = css === null ? null : document.querySelector(css);
-  if (element !== null) element.setAttribute(attribute, '');
-  const doctype = document.doctype === null ? '' : '<!DOCTYPE ' + document.doctype.name + '>';
-  const root = document.documentElement;
-  const html = doctype + (root === null ? '' : root.outerHTML);
-  return { html: html.length > max ? html.slice(0, max) : html, length: html.length, selected: element !== null };
-}`;
-
-/**
- * The rendered DOM after removals, as HTML, cut at `maxChars` inside the page (only that much
- * crosses to this process); the first element `selector` matches (checked and waited for by the
- * pipeline) is marked so that extraction finds it.
- */
-async function snapshot(page: Page, selector: string | null, maxChars: number): Promise<Snapshot> {
-  const session = await page.createCDPSession();
-  try {
-    const { frameTree } = await session.send('Page.getFrameTree');
-    const { executionContextId } = await session.send('Page.createIsolatedWorld', {
-      frameId: frameTree.frame.id,
-      worldName: 'webcap-snapshot',
-    });
-    const args = [selector, maxChars, SELECTED_ATTRIBUTE].map((arg) => JSON.stringify(arg)).join(', ');
-    const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
-      expression: `(${SNAPSHOT_SOURCE})(${args})`,
-      contextId: executionContextId,
-      returnByValue: true,
-    });
-    if (exceptionDetails !== undefined) {
-      throw new WebcapError('internal', 'the page could not be serialized', {
-        cause: new Error(exceptionDetails.text),
-      });
-    }
-    return result.value as Snapshot;
-  } finally {
-    await session.detach().catch(() => undefined);
-  }
 }
 
 /** `<origin>/favicon.ico` when it answers 2xx with something that is not an HTML page; else ''. */
@@ -109,7 +57,7 @@ export async function content(deps: ContentDeps, params: ContentParams): Promise
       removal: 'remove' as const,
     };
     const rendered = await withLoadedPage(deps.page, pageParams, async ({ page, status, finalUrl }) => ({
-      ...(await snapshot(page, params.selector, deps.maxHtmlChars)),
+      ...(await serializePage(page, params.selector, deps.maxHtmlChars, SELECTED_ATTRIBUTE)),
       status,
       finalUrl,
     }));

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sendAnalysis } from '../analyze-response.js';
+import { LegacyAnalyzeParams } from '../analyze-schema.js';
 import type { AppDeps } from '../app.js';
 import { baseUrlOf, sendCapture } from '../capture-response.js';
 import { captureRequest, LegacyCaptureParams } from '../capture-schema.js';
 import { sendContent } from '../content-response.js';
 import { LegacyContentParams } from '../content-schema.js';
-import { BILLABLE_ERRORS, CaptureSuccess, ContentBody, errors } from '../responses.js';
+import { AnalyzeBody, BILLABLE_ERRORS, CaptureSuccess, ContentBody, errors } from '../responses.js';
 
 /**
  * The earlier unversioned endpoints, authenticated with access_key, by GET (query) or POST
@@ -86,6 +88,42 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         await sendContent(deps, request, reply, request.body);
+      },
+    );
+
+    const analyze = { auth: 'legacy' as const, engine: 'analyze', billable: true as const };
+    const analyzeResponse = { 200: AnalyzeBody, ...errors(...BILLABLE_ERRORS, 413) };
+    const analyzeSummary = 'An analysis of a page (earlier interface)';
+    app.get(
+      '/analyze',
+      {
+        config: analyze,
+        schema: {
+          tags,
+          security,
+          summary: analyzeSummary,
+          querystring: LegacyAnalyzeParams,
+          response: analyzeResponse,
+        },
+      },
+      async (request, reply) => {
+        await sendAnalysis(deps, request, reply, request.query);
+      },
+    );
+    app.post(
+      '/analyze',
+      {
+        config: analyze,
+        schema: {
+          tags,
+          security,
+          summary: analyzeSummary,
+          body: LegacyAnalyzeParams,
+          response: analyzeResponse,
+        },
+      },
+      async (request, reply) => {
+        await sendAnalysis(deps, request, reply, request.body);
       },
     );
   };

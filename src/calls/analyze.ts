@@ -1,0 +1,25 @@
+import { analyze } from '../engines/analyze/analyze.js';
+import { type AnalyzeParams, analysisData } from '../engines/analyze/params.js';
+import type { CallDeps } from './deps.js';
+import { type JsonOutcome, jsonResultCall } from './json-result.js';
+import type { Caller } from './metering.js';
+
+/**
+ * One analyze call, whatever transport it came by: the target and the caller's proxy are checked
+ * before a unit is reserved, then the cache (keyed by the parameters and the analyzer's identity:
+ * another model never serves this one's answers), then the metered render and analysis. `data` is
+ * the spec's Analysis result with the custom fields as top-level members, as JSON.
+ */
+export async function analyzeCall(
+  deps: CallDeps,
+  caller: Caller,
+  params: AnalyzeParams,
+  cache: { readonly ttlSeconds: number } | null,
+): Promise<JsonOutcome> {
+  await deps.guard.checkTarget(params.url, 'url');
+  if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
+  const keyParams = { ...params, analyzer: deps.analyze.analyzer.identity };
+  return jsonResultCall(deps, caller, 'analyze', keyParams, cache, async () =>
+    analysisData(await analyze(deps.analyze, params)),
+  );
+}

@@ -1,0 +1,54 @@
+import type { CallDeps } from './deps.js';
+import { type Caller, charged, metered } from './metering.js';
+import { cacheKey, getCached, putCached } from './result-cache.js';
+
+/** The outcome of a call whose result is a JSON object (content, analyze). */
+export interface JsonOutcome {
+  /**
+   * The result serialized as JSON, as stored in the cache: a hit is answered with these bytes as
+   * they are, never parsed again.
+   */
+  readonly data: Buffer;
+  /** 'hit' or 'miss' with cache=true, else null. */
+  readonly cache: 'hit' | 'miss' | null;
+  readonly billed: boolean;
+}
+
+const JSON_TYPE = 'application/json';
+
+/** Whether a cache entry looks like a whole JSON object (a torn write would not); else the call runs anew. */
+function wholeObject(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x7b && bytes[bytes.length - 1] === 0x7d;
+}
+
+/**
+ * The cache and metering of a call with a JSON result, once the target is checked: a cache hit
+ * (keyed by the account and `keyParams`, every parameter that shapes the result) is charged and
+ * answered; otherwise `produce` runs metered (billed only when it succeeds) and its result is
+ * serialized once and cached.
+ */
+export async function jsonResultCall(
+  deps: CallDeps,
+  caller: Caller,
+  engine: string,
+  keyParams: object,
+  cache: { readonly ttlSeconds: number } | null,
+  produce: () => Promise<object>,
+): Promise<JsonOutcome> {
+  const key = cache === null ? null : cacheKey(engine, caller.account.id, keyParams);
+  if (key !== null) {
+    const hit = await getCached(deps.blobs, key);
+    if (hit !== null && wholeObject(hit.bytes)) {
+      await charged(deps.metering, caller, engine);
+      return { data: Buffer.from(hit.bytes), cache: 'hit', billed: true };
+    }
+  }
+  const { value, billed } = await metered(deps.metering, caller, engine, async () => {
+    const data = Buffer.from(JSON.stringify(await produce()));
+    if (key !== null && cache !== null) {
+      await putCached(deps.blobs, key, data, JSON_TYPE, cache.ttlSeconds, deps.metering.clock());
+    }
+    return data;
+  });
+  return { data: value, cache: key === null ? null : 'miss', billed };
+}

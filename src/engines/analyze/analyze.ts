@@ -1,0 +1,75 @@
+import { type PageDeps, withLoadedPage } from '../../browser/load-page.js';
+import { serializePage } from '../../browser/serialize-page.js';
+import type { ExtractorPool } from '../extractors/pool.js';
+import type { Analyzer } from './analyzers/analyzer.js';
+import type { AnalysisResult, AnalyzeParams } from './params.js';
+
+export interface AnalyzeDeps {
+  readonly page: PageDeps;
+  readonly extractor: Pick<ExtractorPool, 'run'>;
+  readonly analyzer: Analyzer;
+  /** The serialized page taken from the browser is cut at this many characters. */
+  readonly maxHtmlChars: number;
+}
+
+// Never present in a page: serializePage marks nothing without a selector.
+const NO_MARK = 'data-webcap-unused';
+
+/**
+ * A page's analysis (spec, Analysis result): the page pipeline renders it once with the defaults
+ * (1280 × 1024, wait for `load`), an extractor thread reads it (digest, contact signals and, for
+ * a model, the main content as Markdown), then the configured analyzer answers the fixed and
+ * custom fields. Contact signals come from the page alone, whichever analyzer runs. Throws what the
+ * pipeline throws (blocked, unreachable, timeout) and what the analyzer throws.
+ */
+export async function analyze(deps: AnalyzeDeps, params: AnalyzeParams): Promise<AnalysisResult> {
+  const rendered = await withLoadedPage(
+    deps.page,
+    {
+      url: params.url,
+      proxy: params.proxy,
+      device: null,
+      viewportWidth: null,
+      viewportHeight: null,
+      scaleFactor: null,
+      selector: null,
+      removeSelectors: [],
+      removeAds: false,
+      removeCookieBanners: false,
+      blockResources: [],
+      blockUrls: [],
+      delayMs: 0,
+      waitUntil: [],
+      waitForSelector: null,
+      scrollDurationMs: null,
+      removal: 'remove',
+    },
+    async ({ page, finalUrl }) => ({
+      ...(await serializePage(page, null, deps.maxHtmlChars, NO_MARK)),
+      finalUrl,
+    }),
+  );
+  const reading = await deps.extractor.run('read-page', {
+    html: rendered.html,
+    pageUrl: rendered.finalUrl,
+    withMarkdown: deps.analyzer.needsMarkdown,
+  });
+  const answer = await deps.analyzer.analyze(
+    { digest: reading.digest, markdown: reading.markdown },
+    { customFields: params.customFields, customPrompt: params.customPrompt },
+  );
+  const custom: Record<string, string> = {};
+  for (const name of Object.keys(params.customFields)) {
+    Object.defineProperty(custom, name, {
+      value: Object.hasOwn(answer.custom, name) ? answer.custom[name] : '',
+      enumerable: true,
+      writable: true,
+    });
+  }
+  return {
+    ...answer.fields,
+    emails: reading.contacts.emails,
+    phoneNumbers: reading.contacts.phoneNumbers,
+    custom,
+  };
+}

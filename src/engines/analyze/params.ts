@@ -1,0 +1,54 @@
+/** The analyze engine's typed input and its result: what the HTTP edge produces after validation, and the `data` it answers. */
+import type { UpstreamProxy } from '../../net/upstream-proxy.js';
+import type { AnalysisFields } from './extractive.js';
+
+/** The fixed members of the spec's Analysis result; a custom field may not take one of these names. */
+export const ANALYSIS_FIELDS = [
+  'summary',
+  'valueProposition',
+  'keyFeatures',
+  'categories',
+  'useCases',
+  'targetAudience',
+  'emails',
+  'phoneNumbers',
+] as const;
+
+/** Bounds of custom_response and custom_prompt (docs/analyze.md). */
+export const CUSTOM_LIMITS = Object.freeze({
+  fields: 20,
+  nameChars: 64,
+  meaningChars: 500,
+  promptChars: 2000,
+  /** custom_response sent as JSON text. */
+  jsonChars: 16_000,
+});
+
+export interface AnalyzeParams {
+  /** An http(s) URL already accepted by the edge check. */
+  readonly url: string;
+  readonly proxy: UpstreamProxy | null;
+  /** Extra field name → what it means, in the caller's order; names checked at the edge (identifiers, no fixed field). */
+  readonly customFields: Readonly<Record<string, string>>;
+  /** The caller's extra instructions to a model analyzer; null when none. */
+  readonly customPrompt: string | null;
+}
+
+/** The spec's Analysis result: the fixed fields, the contact signals, and one string per custom field. */
+export interface AnalysisResult extends AnalysisFields {
+  readonly emails: string[];
+  readonly phoneNumbers: string[];
+  readonly custom: Readonly<Record<string, string>>;
+}
+
+/** The `data` of the response: the fixed fields, then each custom field as a top-level member. */
+export function analysisData(result: AnalysisResult): Record<string, string | string[]> {
+  const { custom, ...fixed } = result;
+  const data: Record<string, string | string[]> = { ...fixed };
+  for (const [name, value] of Object.entries(custom)) {
+    // Names are checked at the edge; a fixed field is never overwritten whatever reaches here.
+    if (!Object.hasOwn(data, name))
+      Object.defineProperty(data, name, { value, enumerable: true, writable: true });
+  }
+  return data;
+}
