@@ -30,6 +30,45 @@ describe('loadConfig', () => {
     expect(loadConfig({ KEY_CACHE_TTL_MS: '0' }).keyCacheTtlMs).toBe(0);
   });
 
+  it('reads the analyzer: extractive by default, openai with its endpoint and model', () => {
+    expect(loadConfig({}).analyzer).toEqual({ kind: 'extractive' });
+    expect(
+      loadConfig({
+        ANALYZER: 'openai',
+        ANALYZE_OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1/',
+        ANALYZE_OPENAI_MODEL: 'llama3.1:8b',
+      }).analyzer,
+    ).toEqual({
+      kind: 'openai',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: null,
+      model: 'llama3.1:8b',
+      output: 'json_schema',
+      timeoutMs: 90_000,
+      retries: 2,
+      maxInputTokens: 6000,
+      maxOutputTokens: 1500,
+      temperature: 0,
+      maxTokensParam: 'max_tokens',
+    });
+    const openai = {
+      ANALYZER: 'openai',
+      ANALYZE_OPENAI_BASE_URL: 'https://api.openai.com/v1',
+      ANALYZE_OPENAI_MODEL: 'm',
+    };
+    expect(loadConfig({ ...openai, ANALYZE_OPENAI_TEMPERATURE: 'default' }).analyzer).toMatchObject({
+      temperature: null,
+    });
+    expect(() => loadConfig({ ANALYZER: 'openai', ANALYZE_OPENAI_MODEL: 'm' })).toThrow(
+      /ANALYZE_OPENAI_BASE_URL must be set when ANALYZER=openai/,
+    );
+    expect(() => loadConfig({ ...openai, ANALYZE_OPENAI_MODEL: '' })).toThrow(/ANALYZE_OPENAI_MODEL/);
+    expect(() => loadConfig({ ANALYZER: 'llama' })).toThrow(/ANALYZER must be extractive or openai/);
+    expect(() => loadConfig({ ANALYZE_OPENAI_BASE_URL: 'file:///etc/passwd' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ANALYZE_OPENAI_TEMPERATURE: '3' })).toThrow(/ANALYZE_OPENAI_TEMPERATURE/);
+    expect(() => loadConfig({ ANALYZE_OPENAI_OUTPUT: 'xml' })).toThrow(/ANALYZE_OPENAI_OUTPUT/);
+  });
+
   it('switches to PostgreSQL with DATABASE_URL', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/webcap', DATABASE_SCHEMA: 'tenant_a' });
     expect(config.database).toEqual({
