@@ -106,7 +106,7 @@ export function pageBlock(page: AnalyzedPage, maxInputTokens: number): string {
     digest.title && `Title: ${digest.title}`,
     digest.description && `Description: ${digest.description}`,
     digest.h1 && `Headline: ${digest.h1}`,
-    digest.subtitle && digest.subtitle !== digest.description && `Subheadline: ${digest.subtitle}`,
+    digest.subtitle !== digest.description ? digest.subtitle && `Subheadline: ${digest.subtitle}` : '',
   ]
     .filter((line) => line !== '')
     .join('\n');
