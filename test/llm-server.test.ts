@@ -250,7 +250,7 @@ describe('startLlmServer', () => {
 
     it('answers 400 for a prompt longer than the context', async () => {
       const { status, body } = await chat(server, {
-        messages: [{ role: 'user', content: 'word '.repeat(1000) }],
+        messages: [{ role: 'user', content: 'word '.repeat(2000) }],
       });
       expect(status).toBe(400);
       expect(body.error).toMatchObject({
