@@ -61,6 +61,8 @@ export interface Config {
   readonly content: ContentConfig;
   /** Which analyzer answers /v1/analyze (docs/analyze.md): the built-in extractive one, or a model behind an OpenAI-compatible API. */
   readonly analyzer: AnalyzerConfig;
+  /** How long request-log rows are kept before they are deleted. */
+  readonly requestLogRetentionMs: number;
   /** How long a reserved credit is held before an unsettled reservation is released. */
   readonly reservationHoldMs: number;
   /** How long a verified key's record is reused before it is read again; 0 reads it on every call. */
@@ -396,6 +398,7 @@ export function loadConfig(env: Env): Config {
       text('WEBCAP_SIGNING_SECRET', null, /^\S{32,}$/, 'at least 32 characters without spaces'),
     ),
     s3UploadTimeoutMs: read(env, integer('S3_UPLOAD_TIMEOUT_MS', 30_000, 1000, 600_000)),
+    requestLogRetentionMs: read(env, integer('REQUEST_LOG_RETENTION_DAYS', 30, 1, 3650)) * 86_400_000,
     reservationHoldMs: read(env, integer('RESERVATION_HOLD_MS', 600_000, 1000, 86_400_000)),
     // Bounds how long another process's key or account change (the CLI's, say) takes to apply here.
     keyCacheTtlMs: read(env, integer('KEY_CACHE_TTL_MS', 1000, 0, 60_000)),

@@ -21,6 +21,7 @@ import { createLogger } from './logging.js';
 import { NetworkGuard } from './net/guard.js';
 import type { Resolver } from './net/resolve.js';
 import { RequestLog } from './stats/request-log.js';
+import { pruneRequestLog } from './stats/snapshot.js';
 import type { BlobStore } from './store/blobs.js';
 import { FsBlobStore } from './store/blobs-fs.js';
 import { GuardedBlobStore } from './store/blobs-guarded.js';
@@ -159,6 +160,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   void sweepBlobs();
   const blobSweeper = setInterval(sweepBlobs, 600_000);
   blobSweeper.unref();
+  // The request log is kept for its retention; the stats' minute totals for two hours.
+  const pruneLog = () =>
+    pruneRequestLog(store.db, clock(), config.requestLogRetentionMs).then(
+      ({ log, totals }) => (log > 0 || totals > 0) && logger.info({ log, totals }, 'pruned the request log'),
+      (error: unknown) => logger.error({ err: error }, 'pruning the request log failed'),
+    );
+  void pruneLog();
+  const logPruner = setInterval(pruneLog, 600_000);
+  logPruner.unref();
 
   return {
     config,
@@ -174,6 +184,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     async close() {
       clearInterval(sweeper);
       clearInterval(blobSweeper);
+      clearInterval(logPruner);
       await app.close();
       await pool.close();
       await extractor.close();

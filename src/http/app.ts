@@ -25,6 +25,7 @@ import { captureRoutes } from './routes/v1/capture.js';
 import { contentRoutes } from './routes/v1/content.js';
 import { crawlerRoutes } from './routes/v1/crawler.js';
 import { filesRoutes } from './routes/v1/files.js';
+import { statsRoutes } from './routes/v1/stats.js';
 import { usageRoutes } from './routes/v1/usage.js';
 
 /** Everything the HTTP layer needs; main.ts builds it, tests build their own. */
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(healthRoutes(deps));
   await app.register(usageRoutes(deps));
+  await app.register(statsRoutes(deps));
   await app.register(captureRoutes(deps));
   await app.register(contentRoutes(deps));
   await app.register(analyzeRoutes(deps));

@@ -37,6 +37,21 @@ export function errors(...statuses: number[]): Record<number, TSchema> {
 /** Errors every billable call can answer, besides its own. */
 export const BILLABLE_ERRORS = [400, 401, 402, 403, 405, 500, 503] as const;
 
+/** The body of /v1/stats: the spec's Stats snapshot. */
+export const StatsBody = Type.Object(
+  {
+    engine: Type.String(),
+    path: Nullable(Type.String()),
+    health: Type.Union([Type.Literal('operational'), Type.Literal('degraded'), Type.Literal('down')]),
+    success_rate: Type.Number({
+      description: 'percent, 0-100; only 5xx are failures; smoothed at low volume',
+    }),
+    avg_response_time_ms: Type.Integer({ description: 'durations above 60 s excluded; 0 without data' }),
+    window: Type.Literal('1h'),
+  },
+  { additionalProperties: false },
+);
+
 /** The JSON body of a capture (response_type json or base64, or s3_url=true). */
 export const CaptureJsonBody = Type.Object(
   {

@@ -2,12 +2,14 @@ import type { Logger } from 'pino';
 import type { Db } from '../store/db.js';
 import { timeOrderedId } from '../store/ids.js';
 import type { RequestLogTable } from '../store/schema.js';
+import { addToMinuteTotals } from './snapshot.js';
 
 export type RequestLogEntry = Omit<RequestLogTable, 'id'>;
 
 /**
  * Records every authenticated call. Rows are buffered and written in batches off the request
- * path, so logging costs a push on the hot path; `close` writes what is left.
+ * path, so logging costs a push on the hot path; `close` writes what is left. Each batch adds to
+ * the per-minute totals the stats snapshot reads, in the same transaction.
  */
 export class RequestLog {
   private buffer: RequestLogTable[] = [];
@@ -36,7 +38,10 @@ export class RequestLog {
     this.flushing = this.flushing.then(async () => {
       if (batch.length === 0) return;
       try {
-        await this.db.insertInto('request_log').values(batch).execute();
+        await this.db.transaction().execute(async (trx) => {
+          await trx.insertInto('request_log').values(batch).execute();
+          await addToMinuteTotals(trx, batch);
+        });
       } catch (error) {
         this.logger.error({ err: error, rows: batch.length }, 'request log write failed');
       }

@@ -157,6 +157,23 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '005_request_stats': {
+    async up(db: Kysely<unknown>) {
+      // The stats snapshot sums at most an hour of these per engine or path, however long the
+      // request log is kept; rows are merged per minute as the log is written.
+      await db.schema
+        .createTable('request_stats')
+        .addColumn('minute', 'text', (c) => c.notNull())
+        .addColumn('engine', 'text', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('requests', 'integer', (c) => c.notNull())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('duration_sum_ms', 'bigint', (c) => c.notNull())
+        .addColumn('duration_count', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('request_stats_pk', ['minute', 'engine', 'path'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -106,6 +106,20 @@ export interface RequestLogTable {
   created_at: string;
 }
 
+/** Per-minute totals of the request log by engine and path: what the stats snapshot reads. */
+export interface RequestStatsTable {
+  /** The minute's start, `YYYY-MM-DDTHH:MM` in UTC. */
+  minute: string;
+  engine: string;
+  path: string;
+  requests: number;
+  /** Answers with a 5xx status. */
+  failures: number;
+  /** Sum and count of durations up to 60 s; longer ones are left out of the average. */
+  duration_sum_ms: number;
+  duration_count: number;
+}
+
 /** Process-wide values shared through the database; written once, read by every process. */
 export interface SettingsTable {
   key: string;
@@ -121,5 +135,6 @@ export interface DatabaseSchema {
   key_usage: KeyUsageTable;
   reservations: ReservationsTable;
   request_log: RequestLogTable;
+  request_stats: RequestStatsTable;
   settings: SettingsTable;
 }
