@@ -38,6 +38,8 @@ export interface Config {
   readonly databaseQueryTimeoutMs: number;
   /** Bearer token of the admin HTTP API; null turns the admin API off. */
   readonly adminToken: string | null;
+  /** Bearer token of GET /metrics (Prometheus); null turns /metrics off. */
+  readonly metricsToken: string | null;
   readonly bootstrapQuota: number;
   readonly bootstrapKey: string | null;
   readonly logLevel: LogLevel;
@@ -368,6 +370,10 @@ export function loadConfig(env: Env): Config {
     adminToken: read(
       env,
       text('WEBCAP_ADMIN_TOKEN', null, /^\S{16,}$/, 'at least 16 characters without spaces'),
+    ),
+    metricsToken: read(
+      env,
+      text('METRICS_TOKEN', null, /^\S{16,}$/, 'at least 16 characters without spaces'),
     ),
     bootstrapQuota: read(env, integer('WEBCAP_BOOTSTRAP_QUOTA', 1000, 0, 1_000_000_000)),
     bootstrapKey: read(

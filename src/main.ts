@@ -20,6 +20,7 @@ import { type App, buildApp } from './http/app.js';
 import { createLogger } from './logging.js';
 import { NetworkGuard } from './net/guard.js';
 import type { Resolver } from './net/resolve.js';
+import { Metrics } from './stats/metrics.js';
 import { RequestLog } from './stats/request-log.js';
 import { pruneRequestLog } from './stats/snapshot.js';
 import type { BlobStore } from './store/blobs.js';
@@ -140,7 +141,20 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     fileUrlTtlSeconds: config.fileUrlTtlSeconds,
     s3UploadTimeoutMs: config.s3UploadTimeoutMs,
   };
-  const app = await buildApp({ config, store, logger, clock, keys, requestLog, calls, blobs, signingSecret });
+  const metrics = new Metrics({ renderPool: () => pool.state(), extractors: () => extractor.state() });
+  const app = await buildApp({
+    config,
+    store,
+    logger,
+    clock,
+    keys,
+    requestLog,
+    calls,
+    blobs,
+    signingSecret,
+    metrics,
+    renderPool: () => pool.state(),
+  });
 
   // Reservations of a process that died are released once their hold expires: now, then periodically.
   const sweep = () =>

@@ -236,7 +236,7 @@ describe('webcap serve', () => {
     const health = await fetch(`${server.url}/healthz`);
     expect(await health.json()).toEqual({ status: 'ok' });
     expect(health.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ready' });
+    expect(await (await fetch(`${server.url}/readyz`)).json()).toMatchObject({ status: 'ready' });
     const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string };
     expect(openapi.openapi).toBe('3.1.0');
     const docs = await fetch(`${server.url}/docs`);

@@ -129,7 +129,7 @@ describe('PostgreSQL unreachable mid-run', () => {
     }
 
     pg.restore();
-    expect((await t.runtime.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready' });
+    expect((await t.runtime.app.inject({ url: '/readyz' })).json()).toMatchObject({ status: 'ready' });
     expect((await calls.capture('/capture.html')).statusCode).toBe(200);
     expect((await calls.crawl('/capture.html')).statusCode).toBe(200);
     expect(await calls.used()).toBe(4);

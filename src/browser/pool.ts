@@ -74,6 +74,21 @@ const MEMORY_CHECK_EVERY = 10;
  * so a render pays neither cost. Browsers are recycled by count and memory, relaunched after
  * a crash, and their whole process group is killed on the way out.
  */
+export interface PoolState {
+  /** Renders running now. */
+  readonly busy: number;
+  /** Calls waiting for a render slot. */
+  readonly queued: number;
+  /** Calls turned away since start: the queue was full, or no slot came free in time. */
+  readonly rejected: number;
+  /** Browsers launched since start (the first, recycled ones, and relaunches after a crash). */
+  readonly launches: number;
+  /** Browsers that disconnected unasked. */
+  readonly crashes: number;
+  /** `running`: a browser is up or launching; `failing`: the last launch failed; `not started`: none wanted yet. */
+  readonly browser: 'running' | 'failing' | 'not started' | 'closed';
+}
+
 export class BrowserPool {
   private current: Promise<Generation> | null = null;
   private readonly generations = new Set<Generation>();
@@ -83,8 +98,25 @@ export class BrowserPool {
   /** Launches that failed in a row, and when (performance.now()) the next one may be tried. */
   private launchFailures = 0;
   private nextLaunchAt = 0;
+  private readonly counts = { rejected: 0, launches: 0, crashes: 0 };
 
   constructor(private readonly options: PoolOptions) {}
+
+  /** What the pool is doing and has done, for /metrics and /readyz. */
+  state(): PoolState {
+    return {
+      busy: this.active,
+      queued: this.waiting.length,
+      ...this.counts,
+      browser: this.closed
+        ? 'closed'
+        : this.current !== null
+          ? 'running'
+          : this.launchFailures > 0
+            ? 'failing'
+            : 'not started',
+    };
+  }
 
   /** Launches the browser and warms its contexts, so the first call is as fast as the next. */
   async warmUp(): Promise<void> {
@@ -137,6 +169,7 @@ export class BrowserPool {
       return Promise.resolve();
     }
     if (this.waiting.length >= this.options.maxQueue) {
+      this.counts.rejected += 1;
       return Promise.reject(
         new WebcapError('unavailable', 'all browsers are busy and the queue is full', {
           retryAfterSeconds: Math.max(1, Math.ceil(this.options.renderTimeoutMs / 10_000)),
@@ -147,6 +180,7 @@ export class BrowserPool {
       const timer = setTimeout(() => {
         const index = this.waiting.indexOf(resume);
         if (index >= 0) this.waiting.splice(index, 1);
+        this.counts.rejected += 1;
         reject(
           new WebcapError('unavailable', 'no browser became free in time', {
             retryAfterSeconds: Math.max(1, Math.ceil(this.options.renderTimeoutMs / 10_000)),
@@ -289,11 +323,13 @@ export class BrowserPool {
     browser.on('disconnected', () => {
       if (generation.retiring || this.closed) return;
       generation.crashed = true;
+      this.counts.crashes += 1;
       this.options.logger.error({ browserPid: pid }, 'browser disconnected; relaunching');
       markLost(new WebcapError('internal', 'the browser crashed during the render; retry'));
       void this.retire(generation);
     });
     for (let i = 0; i < this.options.concurrency; i++) generation.warm.push(this.prepare(generation));
+    this.counts.launches += 1;
     this.options.logger.info({ browserPid: pid }, 'browser launched');
     return generation;
   }

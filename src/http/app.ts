@@ -6,11 +6,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { KeyCache } from '../billing/key-cache.js';
+import type { PoolState } from '../browser/pool.js';
 import type { CallDeps } from '../calls/deps.js';
 import type { MeteringDeps } from '../calls/metering.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { WebcapError } from '../errors.js';
+import type { Metrics } from '../stats/metrics.js';
 import type { RequestLog } from '../stats/request-log.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Store } from '../store/db.js';
@@ -43,6 +45,9 @@ export interface AppDeps {
   readonly blobs: BlobStore;
   /** HMAC secret of hosted file links. */
   readonly signingSecret: string;
+  readonly metrics: Metrics;
+  /** The render pool's state, for /readyz. */
+  readonly renderPool: () => PoolState;
 }
 
 export type App = FastifyInstance;
@@ -62,7 +67,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the Fastify app without listening, so tests can inject requests in-process. */
 export async function buildApp(deps: AppDeps): Promise<App> {
-  const audit = new Audit(deps.logger, deps.requestLog, deps.clock);
+  const audit = new Audit(deps.logger, deps.requestLog, deps.clock, deps.metrics);
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.config.bodyLimitBytes,

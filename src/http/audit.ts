@@ -2,6 +2,7 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogContro
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { redactUrl } from '../logging.js';
+import type { Metrics } from '../stats/metrics.js';
 import type { RequestLog } from '../stats/request-log.js';
 
 /** A route's path as the stats see it: lower case, no trailing slash, `:param` as `{param}`. */
@@ -39,6 +40,7 @@ export class Audit extends LogController {
     logger: Logger,
     private readonly requestLog: RequestLog,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {
     super();
     // The line holds no secret (the URL's credentials are redacted here, headers are not
@@ -84,11 +86,13 @@ export class Audit extends LogController {
     };
     if (error) request.log.error({ ...line, err: error }, 'request errored');
     else this.lines.info(line, 'request completed');
+    const engine = request.routeOptions.config.engine ?? 'other';
+    this.metrics.observe(engine, reply.statusCode, reply.elapsedTime / 1000, request.billed);
     if (request.auth === null) return;
     this.requestLog.record({
       account_id: request.auth.account.id,
       key_id: request.auth.key.id,
-      engine: request.routeOptions.config.engine ?? 'other',
+      engine,
       path: normalizedPath(request.routeOptions.url ?? request.url),
       status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime),

@@ -83,6 +83,11 @@ export class ExtractorPool {
     });
   }
 
+  /** Tasks running and waiting now, for /metrics. */
+  state(): { readonly busy: number; readonly queued: number } {
+    return { busy: this.threads.filter((thread) => thread.task !== null).length, queued: this.queue.length };
+  }
+
   /** Stops every thread; waiting and running extractions fail. */
   async close(): Promise<void> {
     this.closed = true;

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { WebcapError } from '../../errors.js';
@@ -5,7 +6,15 @@ import { isReachable } from '../../store/db.js';
 import type { AppDeps } from '../app.js';
 import { errors } from '../responses.js';
 
-/** Liveness (the process answers) and readiness (the database answers). */
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/**
+ * Liveness (the process answers), readiness (the database answers; the browser's state is
+ * reported, not required: it launches on demand) and, with METRICS_TOKEN set, Prometheus metrics
+ * behind that bearer token.
+ */
 export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
@@ -13,10 +22,35 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       { schema: { hide: true, response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
       async () => ({ status: 'ok' as const }),
     );
-    const ready = { 200: Type.Object({ status: Type.Literal('ready') }), ...errors(503) };
+    const ready = {
+      200: Type.Object({
+        status: Type.Literal('ready'),
+        browser: Type.Union([
+          Type.Literal('running'),
+          Type.Literal('failing'),
+          Type.Literal('not started'),
+          Type.Literal('closed'),
+        ]),
+      }),
+      ...errors(503),
+    };
     app.get('/readyz', { schema: { hide: true, response: ready } }, async () => {
       if (!(await isReachable(deps.store.db))) throw new WebcapError('unavailable', 'database unreachable');
-      return { status: 'ready' as const };
+      return { status: 'ready' as const, browser: deps.renderPool().browser };
     });
+    const token = deps.config.metricsToken;
+    if (token !== null) {
+      const expected = digest(token);
+      app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+        const header = request.headers.authorization ?? '';
+        const given = header.startsWith('Bearer ') ? header.slice(7) : '';
+        // Digests have equal length, so the comparison is constant-time whatever was sent.
+        if (!timingSafeEqual(digest(given), expected)) {
+          throw new WebcapError('invalid_key', 'metrics token missing or wrong');
+        }
+        const { body, contentType } = await deps.metrics.render();
+        return reply.type(contentType).send(body);
+      });
+    }
   };
 }
