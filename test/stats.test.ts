@@ -221,6 +221,39 @@ describe.each(DIALECTS)('GET /v1/stats on %s', (dialect) => {
     expect(String(oldest?.m) >= '2026-11-23T10:30').toBe(true);
   });
 
+  it('adds up batches that several writers flush at once', async () => {
+    const { db } = t.runtime.store;
+    const minute = '2026-11-23T12:28';
+    const writers = Array.from({ length: 4 }, () => new RequestLog(db, t.runtime.logger));
+    for (const writer of writers) {
+      for (let i = 0; i < 50; i++) {
+        for (const path of ['/v1/content', '/content']) {
+          writer.record({
+            account_id: 'acct_other',
+            key_id: 'key_other',
+            engine: 'content',
+            path,
+            status: i % 10 === 0 ? 500 : 200,
+            duration_ms: 10,
+            billed: 1,
+            created_at: `${minute}:${String(i % 60).padStart(2, '0')}.000Z`,
+          });
+        }
+      }
+    }
+    await Promise.all(writers.map((writer) => writer.close()));
+    const rows = await db
+      .selectFrom('request_stats')
+      .select(['path', 'requests', 'failures', 'duration_sum_ms', 'duration_count'])
+      .where('minute', '=', minute)
+      .orderBy('path')
+      .execute();
+    expect(rows.map((row) => ({ ...row, duration_sum_ms: Number(row.duration_sum_ms) }))).toEqual([
+      { path: '/content', requests: 200, failures: 20, duration_sum_ms: 2000, duration_count: 200 },
+      { path: '/v1/content', requests: 200, failures: 20, duration_sum_ms: 2000, duration_count: 200 },
+    ]);
+  });
+
   it('is 503 when the status data cannot be read', async () => {
     await t.runtime.store.db.schema.dropTable('request_stats').execute();
     const res = await stats('engine=capture');

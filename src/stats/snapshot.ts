@@ -65,9 +65,13 @@ export async function addToMinuteTotals(db: Db, rows: readonly RequestLogTable[]
     }
   }
   if (totals.size === 0) return;
+  // In key order, so that processes flushing at once lock rows in one order and never deadlock.
+  const values = [...totals.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, total]) => total);
   await db
     .insertInto('request_stats')
-    .values([...totals.values()])
+    .values(values)
     .onConflict((conflict) =>
       conflict.columns(['minute', 'engine', 'path']).doUpdateSet({
         requests: sql`request_stats.requests + excluded.requests`,
