@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
@@ -11,8 +10,8 @@ import {
 import { MAX_AMOUNT, MAX_RATE } from '../../billing/amounts.js';
 import { addPack, grantCredits, listLedger, listPacks, packJson } from '../../billing/balances.js';
 import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../../billing/keys.js';
-import { WebcapError } from '../../errors.js';
 import type { AppDeps } from '../app.js';
+import { bearerCheck } from '../bearer.js';
 import {
   AccountBody,
   CreatedKeyBody,
@@ -108,22 +107,13 @@ const CreditGrant = Type.Object(
   { additionalProperties: false },
 );
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
-
 /** The operator API under /admin/v1, behind `Authorization: Bearer $WEBCAP_ADMIN_TOKEN`. */
 export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTypebox {
-  const expected = digest(token);
+  const check = bearerCheck(token, 'admin token');
   const { db } = deps.store;
   return async (app) => {
     app.addHook('onRequest', async (request) => {
-      const header = request.headers.authorization ?? '';
-      const given = header.startsWith('Bearer ') ? header.slice(7) : '';
-      // Digests have equal length, so the comparison is constant-time whatever was sent.
-      if (!timingSafeEqual(digest(given), expected)) {
-        throw new WebcapError('invalid_key', 'admin token missing or wrong');
-      }
+      check(request);
     });
     const tags = ['admin'];
     const security = [{ adminToken: [] }];

@@ -1,14 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { WebcapError } from '../../errors.js';
 import { isReachable } from '../../store/db.js';
 import type { AppDeps } from '../app.js';
+import { bearerCheck } from '../bearer.js';
 import { errors } from '../responses.js';
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
 
 /**
  * Liveness (the process answers), readiness (the database answers; the browser's state is
@@ -40,14 +36,9 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     });
     const token = deps.config.metricsToken;
     if (token !== null) {
-      const expected = digest(token);
+      const check = bearerCheck(token, 'metrics token');
       app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-        const header = request.headers.authorization ?? '';
-        const given = header.startsWith('Bearer ') ? header.slice(7) : '';
-        // Digests have equal length, so the comparison is constant-time whatever was sent.
-        if (!timingSafeEqual(digest(given), expected)) {
-          throw new WebcapError('invalid_key', 'metrics token missing or wrong');
-        }
+        check(request);
         const { body, contentType } = await deps.metrics.render();
         return reply.type(contentType).send(body);
       });
