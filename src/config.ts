@@ -61,6 +61,7 @@ export interface Config {
   readonly s3UploadTimeoutMs: number;
   readonly browser: BrowserConfig;
   readonly content: ContentConfig;
+  readonly jobs: JobsConfig;
   /** Which analyzer answers /v1/analyze (docs/analyze.md): the built-in extractive one, or a model behind an OpenAI-compatible API. */
   readonly analyzer: AnalyzerConfig;
   /** How long request-log rows are kept before they are deleted. */
@@ -98,6 +99,53 @@ export interface ContentConfig {
   readonly sitemapMaxLinks: number;
   readonly sitemapMaxFileBytes: number;
   readonly sitemapTimeoutMs: number;
+}
+
+/** Async jobs (docs/jobs.md): queue bounds, timing, retention, webhooks. */
+export interface JobsConfig {
+  /** Jobs this process runs at once; 0 makes it submit only (BullMQ: other processes run them). */
+  readonly concurrency: number;
+  /** Queued jobs at most, across processes; past it a submission is a 503 and nothing is reserved. */
+  readonly maxQueued: number;
+  /** Longest a job waits in the queue; past it the job fails unbilled. */
+  readonly queueTimeoutMs: number;
+  /** Longest one run of a job; past it the job fails unbilled. */
+  readonly timeoutMs: number;
+  /** How long a worker's claim on a running job holds unless renewed; a dead worker's job is taken over after it. */
+  readonly leaseMs: number;
+  /** Runs of one job at most (a worker dying mid-job starts another run). */
+  readonly maxAttempts: number;
+  /** How long a finished job's record and result are kept. */
+  readonly retentionMs: number;
+  /** Deadline of one webhook delivery. */
+  readonly webhookTimeoutMs: number;
+  /** How long failed webhook deliveries are retried, with backoff. */
+  readonly webhookRetryWindowMs: number;
+  /** First retry delay of a webhook; each next one doubles. */
+  readonly webhookBackoffMs: number;
+  /** BullMQ's queue name: processes sharing one Redis and database use the same. */
+  readonly queueName: string;
+}
+
+function jobsConfig(env: Env): JobsConfig {
+  const leaseMs = read(env, integer('JOB_LEASE_MS', 30_000, 1000, 600_000));
+  return Object.freeze({
+    concurrency: read(env, integer('JOB_CONCURRENCY', 2, 0, 256)),
+    maxQueued: read(env, integer('JOB_MAX_QUEUED', 1000, 1, 1_000_000)),
+    queueTimeoutMs: read(env, integer('JOB_QUEUE_TIMEOUT_MS', 3_600_000, 1000, 86_400_000)),
+    timeoutMs: read(env, integer('JOB_TIMEOUT_MS', 120_000, 1000, 3_600_000)),
+    leaseMs,
+    maxAttempts: read(env, integer('JOB_MAX_ATTEMPTS', 2, 1, 10)),
+    retentionMs: read(env, integer('JOB_RETENTION_SECONDS', 86_400, 60, 2_592_000)) * 1000,
+    webhookTimeoutMs: read(env, integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000)),
+    webhookRetryWindowMs: read(env, integer('WEBHOOK_RETRY_WINDOW_MS', 3_600_000, 0, 86_400_000)),
+    webhookBackoffMs: read(env, integer('WEBHOOK_BACKOFF_MS', 1000, 10, 600_000)),
+    queueName:
+      read(
+        env,
+        text('JOB_QUEUE_NAME', 'webcap-jobs', /^[A-Za-z0-9_-]{1,64}$/, '1 to 64 of A-Z a-z 0-9 _ -'),
+      ) ?? 'webcap-jobs',
+  });
 }
 
 export type AnalyzerConfig = { readonly kind: 'extractive' } | ({ readonly kind: 'openai' } & OpenAiConfig);
@@ -420,8 +468,16 @@ export function loadConfig(env: Env): Config {
     fetchTimeoutMs: read(env, integer('FETCH_TIMEOUT_MS', 30_000, 100, 600_000)),
     browser: browserConfig(env),
     content: contentConfig(env),
+    jobs: jobsConfig(env),
     analyzer: analyzerConfig(env),
   };
+  if (config.redisUrl === null && config.jobs.concurrency === 0) {
+    throw new ConfigError(
+      'JOB_CONCURRENCY',
+      'at least 1 without REDIS_URL (nothing else would run jobs)',
+      '0',
+    );
+  }
   return Object.freeze(config);
 }
 

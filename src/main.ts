@@ -17,6 +17,12 @@ import type { CaptureDeps } from './engines/capture/capture.js';
 import type { ContentDeps } from './engines/content/content.js';
 import { ExtractorPool } from './engines/extractors/pool.js';
 import { type App, buildApp } from './http/app.js';
+import { BullMqQueue } from './jobs/bullmq.js';
+import { InProcessQueue } from './jobs/in-process.js';
+import { Jobs } from './jobs/jobs.js';
+import type { JobQueue } from './jobs/queue.js';
+import { Sealer } from './jobs/sealed.js';
+import { Webhooks } from './jobs/webhooks.js';
 import { createLogger } from './logging.js';
 import { NetworkGuard } from './net/guard.js';
 import type { Resolver } from './net/resolve.js';
@@ -39,6 +45,7 @@ export interface Runtime {
   readonly app: App;
   readonly guard: NetworkGuard;
   readonly pool: BrowserPool;
+  readonly jobs: Jobs;
   /** Launches the browser and loads the ad blocker now rather than on the first call that needs them. */
   warmUp(): Promise<void>;
   /** Stops taking requests, finishes those in flight, then closes the browser and the stores. */
@@ -141,7 +148,52 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     fileUrlTtlSeconds: config.fileUrlTtlSeconds,
     s3UploadTimeoutMs: config.s3UploadTimeoutMs,
   };
-  const metrics = new Metrics({ renderPool: () => pool.state(), extractors: () => extractor.state() });
+  const queue: JobQueue =
+    config.redisUrl === null
+      ? new InProcessQueue()
+      : new BullMqQueue({
+          redisUrl: config.redisUrl,
+          queueName: config.jobs.queueName,
+          leaseMs: config.jobs.leaseMs,
+          maxAttempts: config.jobs.maxAttempts,
+          logger,
+          onAbandoned: async (id) => {
+            await jobs.runner.fail(
+              id,
+              { staleBefore: clock() },
+              500,
+              'Internal Error: the job stalled too often',
+            );
+          },
+        });
+  const webhooks = new Webhooks({
+    db: store.db,
+    fetcher: guard.fetcher,
+    clock,
+    logger,
+    timeoutMs: config.jobs.webhookTimeoutMs,
+    retryWindowMs: config.jobs.webhookRetryWindowMs,
+    backoffMs: config.jobs.webhookBackoffMs,
+    observe: (outcome) => metrics.observeWebhook(outcome),
+  });
+  const jobs = new Jobs({
+    db: store.db,
+    calls,
+    blobs,
+    sealer: new Sealer(signingSecret),
+    clock,
+    logger,
+    requestLog,
+    webhooks,
+    config: config.jobs,
+    observe: (engine, outcome) => metrics.observeJob(engine, outcome),
+    queue,
+  });
+  const metrics = new Metrics({
+    renderPool: () => pool.state(),
+    extractors: () => extractor.state(),
+    jobsQueued: () => jobs.queued(),
+  });
   const app = await buildApp({
     config,
     store,
@@ -153,6 +205,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     blobs,
     signingSecret,
     metrics,
+    jobs,
     renderPool: () => pool.state(),
   });
 
@@ -183,6 +236,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   void pruneLog();
   const logPruner = setInterval(pruneLog, 600_000);
   logPruner.unref();
+  await jobs.start();
 
   return {
     config,
@@ -191,6 +245,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     app,
     guard,
     pool,
+    jobs,
     async warmUp() {
       await pool.warmUp();
       await loadBlocker();
@@ -200,6 +255,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       clearInterval(blobSweeper);
       clearInterval(logPruner);
       await app.close();
+      await jobs.close();
       await pool.close();
       await extractor.close();
       await analyzer.close();

@@ -45,6 +45,7 @@ describe('/metrics and /readyz', () => {
     expect((await t.runtime.app.inject({ url: '/readyz' })).json()).toEqual({
       status: 'ready',
       browser: 'not started',
+      queue: 'in-process',
     });
   });
 
@@ -81,7 +82,40 @@ describe('/metrics and /readyz', () => {
     expect((await t.runtime.app.inject({ url: '/readyz' })).json()).toEqual({
       status: 'ready',
       browser: 'running',
+      queue: 'in-process',
     });
+  });
+
+  it('counts async jobs by outcome, the queue depth and webhook deliveries', async () => {
+    const submit = (query: string) =>
+      t.runtime.app.inject({
+        url: `/v1/website/crawler?is_async=true&${query}`,
+        headers: { 'x-api-key': key },
+      });
+    const ok = await submit(
+      `query=http://127.0.0.1:${site.port}/&webhook_url=http://127.0.0.1:${site.port}/hook`,
+    );
+    const dead = await submit('query=http://127.0.0.1:1/');
+    expect([ok.statusCode, dead.statusCode]).toEqual([202, 400]);
+    const bad = await submit(`query=http://127.0.0.1:${site.port}/&allow_redirects=maybe`);
+    expect(bad.statusCode).toBe(400);
+    const poll = async (id: string) => {
+      for (;;) {
+        const res = await t.runtime.app.inject({ url: `/jobs/${id}`, headers: { 'x-api-key': key } });
+        if (res.json().webhook?.state === 'delivered') return res.json();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    expect((await poll(ok.json().job_id)).status).toBe('completed');
+    const { families } = await scrape();
+    expect(
+      sample(families, 'webcap_jobs_total', { engine: 'website-crawler', outcome: 'completed' })?.value,
+    ).toBe('1');
+    expect(sample(families, 'webcap_jobs_queued')?.value).toBe('0');
+    expect(sample(families, 'webcap_webhook_deliveries_total', { outcome: 'delivered' })?.value).toBe('1');
+    expect(
+      sample(families, 'webcap_requests_total', { engine: 'website-crawler', status: '202' })?.value,
+    ).toBe('1');
   });
 
   it('answers only with the token', async () => {

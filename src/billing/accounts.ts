@@ -117,6 +117,7 @@ export async function createAccount(db: Db, input: NewAccount, now: Date): Promi
     lock_seq: 0,
     credits_given: 0,
     credits_used: 0,
+    webhook_secret: null,
   };
   const existing = await db
     .selectFrom('accounts')

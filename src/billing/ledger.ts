@@ -29,9 +29,11 @@ export interface ReserveRequest {
   readonly engine: string;
   /** Bill the unit at once: the call's result is already in hand (a cache hit), nothing is held. */
   readonly settled?: boolean;
+  /** How long this unit is held, instead of the batch's default (an async job's unit outlives its queue wait). */
+  readonly holdMs?: number;
 }
 
-type Trx = Transaction<DatabaseSchema>;
+export type Trx = Transaction<DatabaseSchema>;
 
 /** Rows per multi-row statement: well under either dialect's limit on bound parameters. */
 const ROWS_PER_INSERT = 100;
@@ -173,7 +175,6 @@ async function recordDraws(
   for (const { request } of draws) perKey.set(request.keyId, (perKey.get(request.keyId) ?? 0) + 1);
   for (const [keyId, units] of perKey) await countKeyUse(trx, keyId, now, units);
   const createdAt = now.toISOString();
-  const expiresAt = new Date(now.getTime() + holdMs).toISOString();
   for (let i = 0; i < draws.length; i += ROWS_PER_INSERT) {
     await trx
       .insertInto('reservations')
@@ -188,7 +189,7 @@ async function recordDraws(
           status: request.settled === true ? ('committed' as const) : ('reserved' as const),
           engine: request.engine,
           created_at: createdAt,
-          expires_at: expiresAt,
+          expires_at: new Date(now.getTime() + (request.holdMs ?? holdMs)).toISOString(),
           settled_at: request.settled === true ? createdAt : null,
         })),
       )
@@ -292,44 +293,56 @@ export async function writeBatch(
   }));
 }
 
+/**
+ * Bills or gives back a held unit within the caller's transaction, so that it is settled together
+ * with what depends on it (an async job's final state). Idempotent; false when already settled.
+ */
+export async function settleIn(
+  trx: Trx,
+  reservationId: string,
+  outcome: 'commit' | 'release',
+  now: Date,
+): Promise<boolean> {
+  if (outcome === 'commit') return (await commitIn(trx, [reservationId], now))[0] === true;
+  const settled = await trx
+    .updateTable('reservations')
+    .set({ status: 'released', settled_at: now.toISOString() })
+    .where('id', '=', reservationId)
+    .where('status', '=', 'reserved')
+    .executeTakeFirst();
+  if (settled.numUpdatedRows !== 1n) return false;
+  const r = await trx
+    .selectFrom('reservations')
+    .selectAll()
+    .where('id', '=', reservationId)
+    .executeTakeFirstOrThrow();
+  if (r.source === 'subscription' && r.period_start !== null) {
+    await trx
+      .updateTable('subscription_usage')
+      .set((eb) => ({ used: eb('used', '-', 1) }))
+      .where('account_id', '=', r.account_id)
+      .where('period_start', '=', r.period_start)
+      .execute();
+  } else if (r.source === 'pack' && r.pack_id !== null) {
+    await trx
+      .updateTable('packs')
+      .set((eb) => ({ used: eb('used', '-', 1) }))
+      .where('id', '=', r.pack_id)
+      .execute();
+  } else if (r.source === 'credit') {
+    await trx
+      .updateTable('accounts')
+      .set((eb) => ({ credits_used: eb('credits_used', '-', 1) }))
+      .where('id', '=', r.account_id)
+      .execute();
+  }
+  await countKeyUse(trx, r.key_id, new Date(r.created_at), -1);
+  return true;
+}
+
 /** Gives a reserved unit back to the balance it came from. Idempotent; false when already settled. */
 export async function releaseUnit(db: Db, reservationId: string, now: Date): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const settled = await trx
-      .updateTable('reservations')
-      .set({ status: 'released', settled_at: now.toISOString() })
-      .where('id', '=', reservationId)
-      .where('status', '=', 'reserved')
-      .executeTakeFirst();
-    if (settled.numUpdatedRows !== 1n) return false;
-    const r = await trx
-      .selectFrom('reservations')
-      .selectAll()
-      .where('id', '=', reservationId)
-      .executeTakeFirstOrThrow();
-    if (r.source === 'subscription' && r.period_start !== null) {
-      await trx
-        .updateTable('subscription_usage')
-        .set((eb) => ({ used: eb('used', '-', 1) }))
-        .where('account_id', '=', r.account_id)
-        .where('period_start', '=', r.period_start)
-        .execute();
-    } else if (r.source === 'pack' && r.pack_id !== null) {
-      await trx
-        .updateTable('packs')
-        .set((eb) => ({ used: eb('used', '-', 1) }))
-        .where('id', '=', r.pack_id)
-        .execute();
-    } else if (r.source === 'credit') {
-      await trx
-        .updateTable('accounts')
-        .set((eb) => ({ credits_used: eb('credits_used', '-', 1) }))
-        .where('id', '=', r.account_id)
-        .execute();
-    }
-    await countKeyUse(trx, r.key_id, new Date(r.created_at), -1);
-    return true;
-  });
+  return db.transaction().execute((trx) => settleIn(trx, reservationId, 'release', now));
 }
 
 /** Releases every reservation whose hold has expired (its process died or hung); returns how many. */

@@ -1,6 +1,6 @@
 import { analyze } from '../engines/analyze/analyze.js';
 import { type AnalyzeParams, analysisData } from '../engines/analyze/params.js';
-import type { CallDeps } from './deps.js';
+import { type CallDeps, checkPage } from './deps.js';
 import { type JsonOutcome, jsonResultCall } from './json-result.js';
 import type { Caller } from './metering.js';
 
@@ -16,8 +16,7 @@ export async function analyzeCall(
   params: AnalyzeParams,
   cache: { readonly ttlSeconds: number } | null,
 ): Promise<JsonOutcome> {
-  await deps.guard.checkTarget(params.url, 'url');
-  if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
+  await checkPage(deps, params);
   const keyParams = { ...params, analyzer: deps.analyze.analyzer.identity };
   return jsonResultCall(deps, caller, 'analyze', keyParams, cache, async () =>
     analysisData(await analyze(deps.analyze, params)),

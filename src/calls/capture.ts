@@ -122,6 +122,14 @@ async function deliver(
   return delivery.responseType === 'base64' ? { ...json, base64: result.bytes.toString('base64') } : json;
 }
 
+/** Refuses what a capture call cannot run with (the bucket and its endpoint, the target, the proxy) before anything is reserved. */
+export async function checkCapture(deps: CallDeps, params: CaptureParams, delivery: Delivery): Promise<void> {
+  const bucket = delivery.s3 === null ? null : checkCallerBucket(delivery.s3);
+  if (bucket?.endpoint) await deps.guard.checkTarget(bucket.endpoint, 'storage_endpoint');
+  await deps.guard.checkTarget(params.url, 'url');
+  if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
+}
+
 /**
  * One capture call, whatever transport it came by: every parameter that can be refused is
  * refused before a unit is reserved or a browser is used (the target, the proxy, the bucket and
@@ -134,10 +142,7 @@ export async function captureCall(
   params: CaptureParams,
   delivery: Delivery,
 ): Promise<CaptureOutcome> {
-  const bucket = delivery.s3 === null ? null : checkCallerBucket(delivery.s3);
-  if (bucket?.endpoint) await deps.guard.checkTarget(bucket.endpoint, 'storage_endpoint');
-  await deps.guard.checkTarget(params.url, 'url');
-  if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
+  await checkCapture(deps, params, delivery);
   let cached: CacheLookup | null = null;
   if (delivery.cache !== null) {
     const key = cacheKey('capture', caller.account.id, params);

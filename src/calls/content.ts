@@ -1,6 +1,6 @@
 import { content } from '../engines/content/content.js';
 import type { ContentParams } from '../engines/content/params.js';
-import type { CallDeps } from './deps.js';
+import { type CallDeps, checkPage } from './deps.js';
 import { type JsonOutcome, jsonResultCall } from './json-result.js';
 import type { Caller } from './metering.js';
 
@@ -15,7 +15,6 @@ export async function contentCall(
   params: ContentParams,
   cache: { readonly ttlSeconds: number } | null,
 ): Promise<JsonOutcome> {
-  await deps.guard.checkTarget(params.url, 'url');
-  if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
+  await checkPage(deps, params);
   return jsonResultCall(deps, caller, 'content', params, cache, () => content(deps.content, params));
 }

@@ -16,6 +16,17 @@ export interface JsonOutcome {
 
 const JSON_TYPE = 'application/json';
 
+const ENVELOPE_START = Buffer.from('{"success":true,"data":');
+const ENVELOPE_END = Buffer.from('}');
+
+/**
+ * `{success, data}` (the spec's envelope) around a result that is already JSON: wrapped, not
+ * parsed and serialized again, which for a cached page of a few MB saves tens of milliseconds.
+ */
+export function enveloped(data: Buffer): Buffer {
+  return Buffer.concat([ENVELOPE_START, data, ENVELOPE_END]);
+}
+
 /** Whether a cache entry looks like a whole JSON object (a torn write would not); else the call runs anew. */
 function wholeObject(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x7b && bytes[bytes.length - 1] === 0x7d;

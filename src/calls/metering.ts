@@ -18,6 +18,12 @@ export interface MeteringDeps {
 export interface Caller {
   readonly account: Account;
   readonly key: ApiKey;
+  /**
+   * True when the call's unit is already held: an async job's, reserved at submission and
+   * committed or released by the job runner together with the job's final state. The call then
+   * neither draws nor settles a unit.
+   */
+  readonly unitHeld?: boolean;
 }
 
 /** A call's result and whether it was billed (a unit committed for it). */
@@ -44,6 +50,7 @@ async function drawFor(
   caller: Caller,
   engine: string,
   settled: boolean,
+  holdMs?: number,
 ): Promise<Reservation> {
   const cap = await deps.caps.take(caller.account);
   if (!cap.ok) {
@@ -60,6 +67,7 @@ async function drawFor(
       keyId: caller.key.id,
       engine,
       settled,
+      holdMs,
     });
   } catch (error) {
     await deps.caps.giveBack(caller.account);
@@ -96,6 +104,7 @@ export async function metered<T>(
   engine: string,
   run: () => Promise<T>,
 ): Promise<Metered<T>> {
+  if (caller.unitHeld === true) return { value: await run(), billed: false };
   const reservation = await drawFor(deps, caller, engine, false);
   let value: T;
   try {
@@ -125,5 +134,19 @@ export async function metered<T>(
  * sent, so nothing is held and nothing needs settling. Throws the 401 or 402 that says why not.
  */
 export async function charged(deps: MeteringDeps, caller: Caller, engine: string): Promise<void> {
+  if (caller.unitHeld === true) return;
   await drawFor(deps, caller, engine, true);
+}
+
+/**
+ * Takes the caps and reserves one unit held for `holdMs`, for a call that runs later (an async
+ * job); its owner settles it. Throws the 401 or 402 that says why not.
+ */
+export async function reserveUnit(
+  deps: MeteringDeps,
+  caller: Caller,
+  engine: string,
+  holdMs: number,
+): Promise<Reservation> {
+  return drawFor(deps, caller, engine, false, holdMs);
 }

@@ -20,7 +20,7 @@ function excluded(name: string): boolean {
 const KEY_VERSION = 'webcap-cache:v2';
 
 /** JSON with object keys sorted at every depth, `skip`ped top-level fields left out; plain data only (a Date or Map would hash as `{}`). */
-function canonicalJson(value: unknown, skip?: (name: string) => boolean): string {
+export function canonicalJson(value: unknown, skip?: (name: string) => boolean): string {
   if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   const prototype = Object.getPrototypeOf(value);

@@ -9,6 +9,7 @@ import {
 import { addPack, grantCredits, listLedger, listPacks, packJson } from '../billing/balances.js';
 import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../billing/keys.js';
 import type { Config } from '../config.js';
+import { rotateWebhookSecret, webhookSecret } from '../jobs/webhook-secret.js';
 import { type Db, openStore } from '../store/db.js';
 
 function count(raw: string): number {
@@ -170,6 +171,20 @@ export function adminCommand(config: () => Config): Command {
       action(config, async (db, print, slug: string) => {
         const json = accountJson(await getAccountBySlug(db, slug));
         print(json, describeAccount(json));
+      }),
+    );
+  accounts
+    .command('webhook-secret <slug>')
+    .description("show the account's webhook signing secret (generated on first use)")
+    .option('--rotate', 'replace it with a new one first')
+    .option('--json', 'print JSON')
+    .action(
+      action(config, async (db, print, slug: string, opts: { rotate?: boolean }) => {
+        const account = await getAccountBySlug(db, slug);
+        const secret = opts.rotate
+          ? await rotateWebhookSecret(db, account.id)
+          : await webhookSecret(db, account.id);
+        print({ account: account.slug, webhook_secret: secret }, secret);
       }),
     );
   accounts

@@ -24,6 +24,13 @@ program
     const { serve } = await import('./serve.js');
     await serve(config());
   });
+program
+  .command('worker')
+  .description('run async jobs from the BullMQ queue (REDIS_URL), without HTTP')
+  .action(async () => {
+    const { worker } = await import('./worker.js');
+    await worker(config());
+  });
 program.addCommand(adminCommand(config));
 
 try {

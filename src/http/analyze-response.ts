@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { analyzeCall } from '../calls/analyze.js';
 import { analyzeRequest } from './analyze-schema.js';
 import type { AppDeps } from './app.js';
+import { sendJob, wantsAsync } from './async-call.js';
 import { callerOf } from './auth.js';
 import { sendEnvelope } from './envelope.js';
 
@@ -17,5 +18,9 @@ export async function sendAnalysis(
 ): Promise<void> {
   reply.header('x-webcap-analyzer', deps.calls.analyze.analyzer.name);
   const { params, cache } = analyzeRequest(input);
+  if (wantsAsync(input)) {
+    await sendJob(deps, request, reply, { engine: 'analyze', params, cache }, input);
+    return;
+  }
   sendEnvelope(request, reply, await analyzeCall(deps.calls, callerOf(request), params, cache));
 }

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { ANALYSIS_FIELDS, type AnalyzeParams, CUSTOM_LIMITS } from '../engines/analyze/params.js';
 import { invalidParam } from '../errors.js';
 import { cacheOf, pageFields, proxyOf } from './page-schema.js';
+import { asyncFields } from './schemas.js';
 
 /** The analyze parameters both /v1/analyze and the legacy /analyze take (spec, GET /v1/analyze). */
 const common = {
@@ -20,6 +21,7 @@ const common = {
   proxy: pageFields.proxy,
   cache: pageFields.cache,
   cache_ttl: pageFields.cache_ttl,
+  ...asyncFields,
 };
 
 export const V1AnalyzeParams = Type.Object(

@@ -12,6 +12,7 @@ import type { MeteringDeps } from '../calls/metering.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { WebcapError } from '../errors.js';
+import type { Jobs } from '../jobs/jobs.js';
 import type { Metrics } from '../stats/metrics.js';
 import type { RequestLog } from '../stats/request-log.js';
 import type { BlobStore } from '../store/blobs.js';
@@ -21,6 +22,7 @@ import { authenticate } from './auth.js';
 import { clientError, frameworkError, registerErrorHandling } from './errors.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
+import { jobsRoutes } from './routes/jobs.js';
 import { legacyRoutes } from './routes/legacy.js';
 import { analyzeRoutes } from './routes/v1/analyze.js';
 import { captureRoutes } from './routes/v1/capture.js';
@@ -46,6 +48,8 @@ export interface AppDeps {
   /** HMAC secret of hosted file links. */
   readonly signingSecret: string;
   readonly metrics: Metrics;
+  /** Async jobs: submission, polling, cancellation. */
+  readonly jobs: Jobs;
   /** The render pool's state, for /readyz. */
   readonly renderPool: () => PoolState;
 }
@@ -152,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(analyzeRoutes(deps));
   await app.register(crawlerRoutes(deps));
   await app.register(filesRoutes(deps));
+  await app.register(jobsRoutes(deps));
   await app.register(legacyRoutes(deps));
   if (deps.config.adminToken !== null) {
     await app.register(adminRoutes(deps, deps.config.adminToken), { prefix: '/admin/v1' });

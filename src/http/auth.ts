@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import { WebcapError } from '../errors.js';
 
 /** Which generation of the interface a route belongs to: it decides where the key is read from. */
-export type ApiGeneration = 'v1' | 'legacy';
+export type ApiGeneration = 'v1' | 'legacy' | 'any';
 
 export type AuthContext = Caller;
 
@@ -37,11 +37,12 @@ function field(container: unknown, name: string): string | undefined {
 /**
  * The key a request presents (spec "Authentication"): v1 takes the header x-api-key or the
  * query x_api_key; the earlier endpoints take access_key in the query or body, or x-access-key.
+ * Routes that serve both generations (job polling) take either.
  */
 export function presentedKey(request: FastifyRequest, generation: ApiGeneration): string | undefined {
-  if (generation === 'v1') {
-    return firstString(request.headers['x-api-key']) ?? field(request.query, 'x_api_key');
-  }
+  const v1 = () => firstString(request.headers['x-api-key']) ?? field(request.query, 'x_api_key');
+  if (generation === 'v1') return v1();
+  if (generation === 'any') return v1() ?? presentedKey(request, 'legacy');
   return (
     field(request.query, 'access_key') ??
     field(request.body, 'access_key') ??

@@ -3,6 +3,7 @@ import type { Delivery } from '../calls/capture.js';
 import { captureCall } from '../calls/capture.js';
 import type { CaptureParams } from '../engines/capture/params.js';
 import type { AppDeps } from './app.js';
+import { type AsyncInput, sendJob, wantsAsync } from './async-call.js';
 import { callerOf } from './auth.js';
 
 /** Where hosted files are linked from: PUBLIC_BASE_URL, else the address the request came to. */
@@ -17,7 +18,19 @@ export async function sendCapture(
   reply: FastifyReply,
   params: CaptureParams,
   delivery: Delivery,
+  input: AsyncInput,
 ): Promise<FastifyReply> {
+  if (wantsAsync(input)) {
+    // A job's result is JSON: an image becomes its hosted link (DESIGN.md §2).
+    const responseType = delivery.responseType === 'base64' ? 'base64' : 'json';
+    return sendJob(
+      deps,
+      request,
+      reply,
+      { engine: 'capture', params, delivery: { ...delivery, responseType } },
+      input,
+    );
+  }
   const outcome = await captureCall(deps.calls, callerOf(request), params, delivery);
   request.billed = outcome.billed;
   if (outcome.cache !== null) reply.header('x-webcap-cache', outcome.cache);

@@ -14,7 +14,7 @@ import {
   WaitUntilList,
   waitEvents,
 } from './page-schema.js';
-import { Flag, flag } from './schemas.js';
+import { asyncFields, Flag, flag } from './schemas.js';
 
 /** The capture parameters both /v1/capture and the legacy /capture take (spec, GET /v1/capture). */
 const common = {
@@ -47,6 +47,7 @@ const common = {
   s3_region: Type.Optional(Type.String({ maxLength: 64 })),
   storage_endpoint: Type.Optional(Type.String({ maxLength: 2048 })),
   response_type: Type.Optional(Type.Enum(['image', 'json', 'base64'], { default: 'image' })),
+  ...asyncFields,
 };
 
 /** GET /v1/capture: image_quality as text, wait_until one value or several. */

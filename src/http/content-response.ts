@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentCall } from '../calls/content.js';
 import type { AppDeps } from './app.js';
+import { sendJob, wantsAsync } from './async-call.js';
 import { callerOf } from './auth.js';
 import { contentRequest } from './content-schema.js';
 import { sendEnvelope } from './envelope.js';
@@ -13,5 +14,9 @@ export async function sendContent(
   input: Parameters<typeof contentRequest>[0],
 ): Promise<void> {
   const { params, cache } = contentRequest(input);
+  if (wantsAsync(input)) {
+    await sendJob(deps, request, reply, { engine: 'content', params, cache }, input);
+    return;
+  }
   sendEnvelope(request, reply, await contentCall(deps.calls, callerOf(request), params, cache));
 }

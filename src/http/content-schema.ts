@@ -12,7 +12,7 @@ import {
   WaitUntilList,
   waitEvents,
 } from './page-schema.js';
-import { Flag, flag } from './schemas.js';
+import { asyncFields, Flag, flag } from './schemas.js';
 
 /** The content parameters both /v1/content and the legacy /content take (spec, GET /v1/content). */
 const common = {
@@ -22,6 +22,7 @@ const common = {
   use_defuddle: Type.Optional(Flag),
   include_sitemap: Type.Optional(Flag),
   sitemap: Type.Optional(Flag),
+  ...asyncFields,
 };
 
 /** GET /v1/content: wait_until one value or several. */

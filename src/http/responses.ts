@@ -326,3 +326,59 @@ export const LedgerBody = Type.Object({
     }),
   ),
 });
+
+/** 202 of an async call (is_async=true): the job to poll. */
+export const JobAcceptedBody = Type.Object(
+  {
+    success: Type.Literal(true),
+    job_id: Type.String(),
+    status: Type.Union([
+      Type.Literal('queued'),
+      Type.Literal('running'),
+      Type.Literal('completed'),
+      Type.Literal('failed'),
+    ]),
+    status_url: Type.String({ description: 'path of GET /jobs/{job_id}' }),
+  },
+  { additionalProperties: false },
+);
+
+/** GET and DELETE /jobs/{job_id}: the job record of DESIGN.md §2 (docs/jobs.md). */
+export const JobRecordBody = Type.Object(
+  {
+    job_id: Type.String(),
+    status: Type.Union([
+      Type.Literal('queued'),
+      Type.Literal('running'),
+      Type.Literal('completed'),
+      Type.Literal('failed'),
+    ]),
+    endpoint: Type.String({ description: 'the path the job was submitted to' }),
+    created_at: Type.String(),
+    started_at: Nullable(Type.String()),
+    finished_at: Nullable(Type.String()),
+    result: Type.Unknown({
+      description: 'completed: the body the synchronous call returns (capture as JSON)',
+    }),
+    error: Nullable(Type.Object({ status: Type.Integer(), error: Type.String() })),
+    webhook: Type.Optional(
+      Type.Object({
+        state: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+        attempts: Type.Array(
+          Type.Object({
+            at: Type.String(),
+            status: Nullable(Type.Integer()),
+            error: Type.Optional(Type.String()),
+          }),
+        ),
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** An account's webhook signing secret (admin API). */
+export const WebhookSecretBody = Type.Object(
+  { account: Type.String(), webhook_secret: Type.String() },
+  { additionalProperties: false },
+);

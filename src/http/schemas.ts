@@ -18,3 +18,15 @@ export const Flag = Type.Union([Type.Boolean(), Type.Union([Type.Literal('1'), T
 export function flag(value: boolean | '1' | '0' | undefined): boolean {
   return value === true || value === '1';
 }
+
+/** The parameters that make a billable call asynchronous (docs/jobs.md). */
+export const asyncFields = {
+  is_async: Type.Optional(Flag),
+  webhook_url: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'http(s) URL that receives the signed job record',
+    }),
+  ),
+};

@@ -27,6 +27,8 @@ export interface FetchOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Ends the fetch, its connection included, when it aborts; the fetch then rejects with its reason. */
   readonly signal?: AbortSignal;
+  /** Sends this body with POST instead of a GET; a redirect is then returned, never followed. */
+  readonly post?: { readonly body: Buffer; readonly contentType: string };
 }
 
 export interface RedirectHop {
@@ -131,16 +133,24 @@ export class GuardedFetcher {
     const redirects: RedirectHop[] = [];
     let current = start;
     for (;;) {
+      const { post } = options;
       const response = await this.agent.request({
         origin: current.origin,
         path: `${current.pathname}${current.search}`,
-        method: 'GET',
-        headers: { accept: '*/*', ...options.headers, 'accept-encoding': ACCEPTED_ENCODINGS },
+        method: post === undefined ? 'GET' : 'POST',
+        headers: {
+          accept: '*/*',
+          ...options.headers,
+          'accept-encoding': ACCEPTED_ENCODINGS,
+          ...(post === undefined ? {} : { 'content-type': post.contentType }),
+        },
+        body: post?.body,
         signal,
       });
       const location = response.headers.location;
       if (
         options.followRedirects !== false &&
+        post === undefined &&
         REDIRECT_STATUSES.has(response.statusCode) &&
         typeof location === 'string'
       ) {

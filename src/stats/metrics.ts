@@ -5,6 +5,8 @@ import type { PoolState } from '../browser/pool.js';
 export interface MetricsSources {
   readonly renderPool: () => PoolState;
   readonly extractors: () => { readonly busy: number; readonly queued: number };
+  /** Async jobs waiting, across every process sharing the database. */
+  readonly jobsQueued: () => Promise<number>;
 }
 
 /**
@@ -17,6 +19,8 @@ export class Metrics {
   private readonly requests: Counter<'engine' | 'status'>;
   private readonly durations: Histogram<'engine'>;
   private readonly billed: Counter<'engine'>;
+  private readonly jobs: Counter<'engine' | 'outcome'>;
+  private readonly webhooks: Counter<'outcome'>;
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -77,6 +81,26 @@ export class Metrics {
       'Browsers that disconnected unasked',
       () => sources.renderPool().crashes,
     );
+    this.jobs = new Counter({
+      name: 'webcap_jobs_total',
+      help: 'Async jobs ended by this process, by engine and outcome (completed, failed)',
+      labelNames: ['engine', 'outcome'],
+      registers,
+    });
+    this.webhooks = new Counter({
+      name: 'webcap_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome (delivered: a 2xx answer; failed: anything else)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    new Gauge({
+      name: 'webcap_jobs_queued',
+      help: 'Async jobs waiting in the queue, across processes',
+      registers,
+      async collect() {
+        this.set(await sources.jobsQueued());
+      },
+    });
     gauge('webcap_extractor_busy', 'Extractor threads working now', () => sources.extractors().busy);
     gauge(
       'webcap_extractor_queued',
@@ -90,6 +114,16 @@ export class Metrics {
     this.requests.inc({ engine, status: String(status) });
     this.durations.observe({ engine }, seconds);
     if (billed) this.billed.inc({ engine });
+  }
+
+  /** One async job ended. */
+  observeJob(engine: string, outcome: 'completed' | 'failed'): void {
+    this.jobs.inc({ engine, outcome });
+  }
+
+  /** One webhook delivery attempt. */
+  observeWebhook(outcome: 'delivered' | 'failed'): void {
+    this.webhooks.inc({ outcome });
   }
 
   /** The exposition text and its content type. */

@@ -174,6 +174,44 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '006_jobs': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('key_id', 'text', (c) => c.notNull())
+        .addColumn('engine', 'text', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('reservation_id', 'text', (c) => c.notNull())
+        .addColumn('params', 'text', (c) => c.notNull())
+        .addColumn('params_hash', 'text', (c) => c.notNull())
+        .addColumn('idempotency_key', 'text')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('lease_until', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'text')
+        .addColumn('finished_at', 'text')
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('error_status', 'integer')
+        .addColumn('error_message', 'text')
+        .addColumn('result_key', 'text')
+        .addColumn('webhook', 'text')
+        .execute();
+      // Queue depth, restart recovery and the sweeper look jobs up by status.
+      await db.schema.createIndex('jobs_status').on('jobs').columns(['status', 'created_at']).execute();
+      await db.schema.createIndex('jobs_expiry').on('jobs').column('expires_at').execute();
+      // NULLs are distinct on both dialects: only submissions with the header are constrained.
+      await db.schema
+        .createIndex('jobs_idempotency')
+        .unique()
+        .on('jobs')
+        .columns(['account_id', 'idempotency_key'])
+        .execute();
+      await db.schema.alterTable('accounts').addColumn('webhook_secret', 'text').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

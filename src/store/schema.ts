@@ -21,6 +21,8 @@ export interface AccountsTable {
   lock_seq: number;
   credits_given: number;
   credits_used: number;
+  /** HMAC key of the account's webhook signatures; generated when first needed. */
+  webhook_secret: string | null;
 }
 
 export interface ApiKeysTable {
@@ -120,6 +122,41 @@ export interface RequestStatsTable {
   duration_count: number;
 }
 
+export type JobStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+/** An async call (DESIGN.md §2): its sealed parameters, the unit held for it, its outcome. */
+export interface JobsTable {
+  id: string;
+  account_id: string;
+  key_id: string;
+  /** Engine slug of the catalog (capture, content, analyze, website-crawler). */
+  engine: string;
+  /** The endpoint it was submitted to, as the request log records paths. */
+  path: string;
+  status: JobStatus;
+  reservation_id: string;
+  /** The engine call's parameters, encrypted (jobs/sealed.ts): they may hold a caller's secrets. */
+  params: string;
+  /** Keyed hash of the submitted parameters, to tell an idempotent resubmission from a different one. */
+  params_hash: string;
+  idempotency_key: string | null;
+  /** Runs started: a worker that died mid-job leaves the job to another one, up to a bound. */
+  attempts: number;
+  /** While running: until when the worker's claim holds unless renewed. */
+  lease_until: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Queued: when it expires unrun. Finished: when its record and result are deleted. */
+  expires_at: string;
+  error_status: number | null;
+  error_message: string | null;
+  /** Blob key of the result body. */
+  result_key: string | null;
+  /** JSON: the webhook delivery attempts (jobs/webhooks.ts WebhookLog). */
+  webhook: string | null;
+}
+
 /** Process-wide values shared through the database; written once, read by every process. */
 export interface SettingsTable {
   key: string;
@@ -136,5 +173,6 @@ export interface DatabaseSchema {
   reservations: ReservationsTable;
   request_log: RequestLogTable;
   request_stats: RequestStatsTable;
+  jobs: JobsTable;
   settings: SettingsTable;
 }

@@ -10,6 +10,7 @@ import {
 import { MAX_AMOUNT, MAX_RATE } from '../../billing/amounts.js';
 import { addPack, grantCredits, listLedger, listPacks, packJson } from '../../billing/balances.js';
 import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../../billing/keys.js';
+import { rotateWebhookSecret, webhookSecret } from '../../jobs/webhook-secret.js';
 import type { AppDeps } from '../app.js';
 import { bearerCheck } from '../bearer.js';
 import {
@@ -20,6 +21,7 @@ import {
   KeyBody,
   LedgerBody,
   PackBody,
+  WebhookSecretBody,
 } from '../responses.js';
 import { Nullable } from '../schemas.js';
 
@@ -166,6 +168,25 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
         },
       },
       async (request) => accountJson(await getAccountBySlug(db, request.params.slug)),
+    );
+    // The account's webhook signing secret (docs/jobs.md): shown to the operator, who hands it to
+    // the account's owner, and rotated on demand.
+    const secretResponse = { 200: WebhookSecretBody, ...failures };
+    app.get(
+      '/accounts/:slug/webhook-secret',
+      { schema: { tags, security, params: Type.Object({ slug: Slug }), response: secretResponse } },
+      async (request) => {
+        const account = await getAccountBySlug(db, request.params.slug);
+        return { account: account.slug, webhook_secret: await webhookSecret(db, account.id) };
+      },
+    );
+    app.post(
+      '/accounts/:slug/webhook-secret/rotate',
+      { schema: { tags, security, params: Type.Object({ slug: Slug }), response: secretResponse } },
+      async (request) => {
+        const account = await getAccountBySlug(db, request.params.slug);
+        return { account: account.slug, webhook_secret: await rotateWebhookSecret(db, account.id) };
+      },
     );
 
     app.patch(

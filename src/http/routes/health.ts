@@ -7,8 +7,8 @@ import { bearerCheck } from '../bearer.js';
 import { errors } from '../responses.js';
 
 /**
- * Liveness (the process answers), readiness (the database answers; the browser's state is
- * reported, not required: it launches on demand) and, with METRICS_TOKEN set, Prometheus metrics
+ * Liveness (the process answers), readiness (the database and the job queue answer; the browser's
+ * state is reported, not required: it launches on demand; the queue's backend is named) and, with METRICS_TOKEN set, Prometheus metrics
  * behind that bearer token.
  */
 export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -27,12 +27,14 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           Type.Literal('not started'),
           Type.Literal('closed'),
         ]),
+        queue: Type.Union([Type.Literal('in-process'), Type.Literal('bullmq')]),
       }),
       ...errors(503),
     };
     app.get('/readyz', { schema: { hide: true, response: ready } }, async () => {
       if (!(await isReachable(deps.store.db))) throw new WebcapError('unavailable', 'database unreachable');
-      return { status: 'ready' as const, browser: deps.renderPool().browser };
+      if (!(await deps.jobs.ready())) throw new WebcapError('unavailable', 'job queue unreachable');
+      return { status: 'ready' as const, browser: deps.renderPool().browser, queue: deps.jobs.backend };
     });
     const token = deps.config.metricsToken;
     if (token !== null) {

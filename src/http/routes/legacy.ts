@@ -6,7 +6,14 @@ import { baseUrlOf, sendCapture } from '../capture-response.js';
 import { captureRequest, LegacyCaptureParams } from '../capture-schema.js';
 import { sendContent } from '../content-response.js';
 import { LegacyContentParams } from '../content-schema.js';
-import { AnalyzeBody, BILLABLE_ERRORS, CaptureSuccess, ContentBody, errors } from '../responses.js';
+import {
+  AnalyzeBody,
+  BILLABLE_ERRORS,
+  CaptureSuccess,
+  ContentBody,
+  errors,
+  JobAcceptedBody,
+} from '../responses.js';
 
 /**
  * The earlier unversioned endpoints, authenticated with access_key, by GET (query) or POST
@@ -18,7 +25,7 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     const security = [{ legacyKey: [] }];
 
     const capture = { auth: 'legacy' as const, engine: 'capture', billable: true as const };
-    const captureResponse = { 200: CaptureSuccess, ...errors(...BILLABLE_ERRORS, 413) };
+    const captureResponse = { 200: CaptureSuccess, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS, 413) };
     const captureSummary = 'Screenshot (earlier interface)';
     app.get(
       '/capture',
@@ -34,7 +41,7 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { params, delivery } = captureRequest(request.query, true, baseUrlOf(deps, request));
-        return sendCapture(deps, request, reply, params, delivery);
+        return sendCapture(deps, request, reply, params, delivery, request.query);
       },
     );
     app.post(
@@ -51,12 +58,12 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { params, delivery } = captureRequest(request.body, true, baseUrlOf(deps, request));
-        return sendCapture(deps, request, reply, params, delivery);
+        return sendCapture(deps, request, reply, params, delivery, request.body);
       },
     );
 
     const content = { auth: 'legacy' as const, engine: 'content', billable: true as const };
-    const contentResponse = { 200: ContentBody, ...errors(...BILLABLE_ERRORS, 413) };
+    const contentResponse = { 200: ContentBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS, 413) };
     const contentSummary = "A page's metadata, links, HTML and Markdown (earlier interface)";
     app.get(
       '/content',
@@ -92,7 +99,7 @@ export function legacyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     );
 
     const analyze = { auth: 'legacy' as const, engine: 'analyze', billable: true as const };
-    const analyzeResponse = { 200: AnalyzeBody, ...errors(...BILLABLE_ERRORS, 413) };
+    const analyzeResponse = { 200: AnalyzeBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS, 413) };
     const analyzeSummary = 'An analysis of a page (earlier interface)';
     app.get(
       '/analyze',

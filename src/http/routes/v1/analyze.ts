@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendAnalysis } from '../../analyze-response.js';
 import { V1AnalyzeParams } from '../../analyze-schema.js';
 import type { AppDeps } from '../../app.js';
-import { AnalyzeBody, BILLABLE_ERRORS, errors } from '../../responses.js';
+import { AnalyzeBody, BILLABLE_ERRORS, errors, JobAcceptedBody } from '../../responses.js';
 
 /** GET|POST /v1/analyze: a page's summary, value proposition, features, categories, audience and contacts; 1 credit. */
 export function analyzeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -11,7 +11,7 @@ export function analyzeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     const tags = ['analyze'];
     const summary = 'An analysis of a page';
     const security: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { apiKeyQuery: [] }];
-    const response = { 200: AnalyzeBody, ...errors(...BILLABLE_ERRORS, 413) };
+    const response = { 200: AnalyzeBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS, 413) };
     app.get(
       '/v1/analyze',
       { config, schema: { tags, summary, security, querystring: V1AnalyzeParams, response } },

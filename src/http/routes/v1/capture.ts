@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.js';
 import { baseUrlOf, sendCapture } from '../../capture-response.js';
 import { captureRequest, V1CaptureQuery } from '../../capture-schema.js';
-import { BILLABLE_ERRORS, CaptureSuccess, errors } from '../../responses.js';
+import { BILLABLE_ERRORS, CaptureSuccess, errors, JobAcceptedBody } from '../../responses.js';
 
 /** GET /v1/capture: a screenshot or PDF of a page; 1 credit. */
 export function captureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -16,12 +16,12 @@ export function captureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Screenshot or PDF of a page',
           security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
           querystring: V1CaptureQuery,
-          response: { 200: CaptureSuccess, ...errors(...BILLABLE_ERRORS) },
+          response: { 200: CaptureSuccess, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
         },
       },
       async (request, reply) => {
         const { params, delivery } = captureRequest(request.query, false, baseUrlOf(deps, request));
-        return sendCapture(deps, request, reply, params, delivery);
+        return sendCapture(deps, request, reply, params, delivery, request.query);
       },
     );
   };

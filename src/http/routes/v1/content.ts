@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.js';
 import { sendContent } from '../../content-response.js';
 import { V1ContentQuery } from '../../content-schema.js';
-import { BILLABLE_ERRORS, ContentBody, errors } from '../../responses.js';
+import { BILLABLE_ERRORS, ContentBody, errors, JobAcceptedBody } from '../../responses.js';
 
 /** GET /v1/content: a page's metadata, links and, as asked, HTML, Markdown and sitemap; 1 credit. */
 export function contentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -16,7 +16,7 @@ export function contentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: "A page's metadata, links, HTML, Markdown and sitemap",
           security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
           querystring: V1ContentQuery,
-          response: { 200: ContentBody, ...errors(...BILLABLE_ERRORS) },
+          response: { 200: ContentBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
         },
       },
       async (request, reply) => {

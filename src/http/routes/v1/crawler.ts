@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { crawlCall } from '../../../calls/crawl.js';
 import type { AppDeps } from '../../app.js';
+import { sendJob, wantsAsync } from '../../async-call.js';
 import { callerOf } from '../../auth.js';
-import { BILLABLE_ERRORS, CrawlerSuccess, errors } from '../../responses.js';
-import { Flag, flag } from '../../schemas.js';
+import { BILLABLE_ERRORS, CrawlerSuccess, errors, JobAcceptedBody } from '../../responses.js';
+import { asyncFields, Flag, flag } from '../../schemas.js';
 
 const CrawlerQuery = Type.Object(
   {
@@ -12,6 +13,7 @@ const CrawlerQuery = Type.Object(
     allow_redirects: Type.Optional(Flag),
     return_page_source: Type.Optional(Flag),
     x_api_key: Type.Optional(Type.String({ maxLength: 256 })),
+    ...asyncFields,
   },
   { additionalProperties: false },
 );
@@ -28,16 +30,18 @@ export function crawlerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: "A page's raw HTML, without rendering",
           security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
           querystring: CrawlerQuery,
-          response: { 200: CrawlerSuccess, ...errors(...BILLABLE_ERRORS) },
+          response: { 200: CrawlerSuccess, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
         },
       },
       async (request, reply) => {
         const { query } = request;
         const allowRedirects = query.allow_redirects === undefined ? true : flag(query.allow_redirects);
-        const { value: result, billed } = await crawlCall(deps.calls, callerOf(request), {
-          url: query.query,
-          allowRedirects,
-        });
+        const params = { url: query.query, allowRedirects };
+        if (wantsAsync(query)) {
+          const pageSource = flag(query.return_page_source);
+          return sendJob(deps, request, reply, { engine: 'website-crawler', params, pageSource }, query);
+        }
+        const { value: result, billed } = await crawlCall(deps.calls, callerOf(request), params);
         request.billed = billed;
         if (flag(query.return_page_source)) {
           return reply

@@ -1,0 +1,93 @@
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { JobQueue } from './queue.js';
+
+export interface BullMqOptions {
+  readonly redisUrl: string;
+  readonly queueName: string;
+  /** How long a worker's lock on a job lasts unless renewed; a dead worker's job is redelivered after it. */
+  readonly leaseMs: number;
+  /** Runs of one job at most: BullMQ gives up on a job that stalled more often than this allows. */
+  readonly maxAttempts: number;
+  readonly logger: Logger;
+  /** Called with the id of a job BullMQ gave up on (it stalled too often), so that it can be failed unbilled. */
+  readonly onAbandoned: (jobId: string) => Promise<void>;
+}
+
+/**
+ * The scale-out queue: BullMQ on Redis, consumed by `webcap serve` and `webcap worker` processes
+ * on any number of machines. It carries job ids only (never parameters); BullMQ's stalled-job
+ * check redelivers the job of a worker that died, and the database decides who runs it.
+ */
+export class BullMqQueue implements JobQueue {
+  readonly backend = 'bullmq' as const;
+  private readonly producerConnection: Redis;
+  private readonly queue: Queue;
+  private worker: Worker | null = null;
+  private workerConnection: Redis | null = null;
+
+  constructor(private readonly options: BullMqOptions) {
+    // A submission must learn soon that Redis is gone (a 503), not wait for it to come back.
+    this.producerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 5000 });
+    this.producerConnection.on('error', (error) =>
+      options.logger.warn({ err: error }, 'job queue: Redis connection error'),
+    );
+    this.queue = new Queue(options.queueName, { connection: this.producerConnection });
+  }
+
+  async enqueue(jobId: string): Promise<void> {
+    await this.queue.add(
+      'job',
+      { jobId },
+      {
+        jobId,
+        removeOnComplete: true,
+        removeOnFail: { age: 86_400, count: 10_000 },
+      },
+    );
+  }
+
+  consume(handle: (jobId: string) => Promise<void>, concurrency: number): void {
+    if (concurrency === 0 || this.worker !== null) return;
+    const { logger, leaseMs, maxAttempts } = this.options;
+    // BullMQ's blocking worker connection must retry forever (its documented requirement).
+    const connection = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null });
+    this.workerConnection = connection;
+    connection.on('error', (error) => logger.warn({ err: error }, 'job worker: Redis connection error'));
+    this.worker = new Worker(
+      this.options.queueName,
+      async (job) => handle(String((job.data as { jobId: string }).jobId)),
+      {
+        connection,
+        concurrency,
+        lockDuration: leaseMs,
+        stalledInterval: leaseMs,
+        maxStalledCount: maxAttempts - 1,
+      },
+    );
+    this.worker.on('failed', (job, error) => {
+      if (job === undefined) return;
+      logger.warn({ err: error, job: job.id }, 'job queue: BullMQ gave up on a job');
+      this.options
+        .onAbandoned(String((job.data as { jobId: string }).jobId))
+        .catch((failure: unknown) => logger.error({ err: failure }, 'failing an abandoned job failed'));
+    });
+    this.worker.on('error', (error) => logger.warn({ err: error }, 'job worker error'));
+  }
+
+  async ready(): Promise<boolean> {
+    try {
+      return (await this.producerConnection.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.close();
+    this.workerConnection?.disconnect();
+    await this.queue.close();
+    this.producerConnection.disconnect();
+  }
+}

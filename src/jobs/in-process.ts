@@ -1,0 +1,52 @@
+import type { JobQueue } from './queue.js';
+
+/**
+ * The embedded queue: job ids in this process's memory, in submission order. The jobs are in the
+ * database, so a restart loses nothing: the runtime re-enqueues the queued ones at start
+ * (jobs/recovery.ts). Its length is bounded by JOB_MAX_QUEUED, checked at submission.
+ */
+export class InProcessQueue implements JobQueue {
+  readonly backend = 'in-process' as const;
+  private readonly pending: string[] = [];
+  private readonly runs = new Set<Promise<void>>();
+  private handle: ((jobId: string) => Promise<void>) | null = null;
+  private concurrency = 0;
+  private closed = false;
+
+  async enqueue(jobId: string): Promise<void> {
+    if (this.closed) throw new Error('the job queue is closed');
+    this.pending.push(jobId);
+    this.pump();
+  }
+
+  consume(handle: (jobId: string) => Promise<void>, concurrency: number): void {
+    this.handle = handle;
+    this.concurrency = concurrency;
+    this.pump();
+  }
+
+  async ready(): Promise<boolean> {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.runs]);
+  }
+
+  private pump(): void {
+    const handle = this.handle;
+    while (!this.closed && handle !== null && this.runs.size < this.concurrency) {
+      const jobId = this.pending.shift();
+      if (jobId === undefined) return;
+      // The handler records its own failures on the job; nothing it throws may stop the queue.
+      const run: Promise<void> = handle(jobId)
+        .catch(() => undefined)
+        .finally(() => {
+          this.runs.delete(run);
+          this.pump();
+        });
+      this.runs.add(run);
+    }
+  }
+}

@@ -1,0 +1,236 @@
+import { type CallSpec, checkCall } from '../calls/call-spec.js';
+import type { Caller } from '../calls/metering.js';
+import { reserveUnit } from '../calls/metering.js';
+import { canonicalJson } from '../calls/result-cache.js';
+import { invalidParam, WebcapError } from '../errors.js';
+import { timeOrderedId } from '../store/ids.js';
+import { jobRecordJson } from './job-record.js';
+import {
+  countQueued,
+  findByIdempotencyKey,
+  findJob,
+  insertJob,
+  type JobRow,
+  pruneJobs,
+  queuedJobIds,
+  releaseIdempotencyKey,
+  runningJobIds,
+  staleJobIds,
+} from './job-store.js';
+import type { JobQueue } from './queue.js';
+import { JobRunner, type RunnerDeps, type StoredCall } from './runner.js';
+
+export interface JobsDeps extends RunnerDeps {
+  readonly queue: JobQueue;
+}
+
+/** An async call as submitted: the call, the endpoint it came to, and its options. */
+export interface Submission {
+  readonly spec: CallSpec;
+  /** The endpoint's path as the request log records it (/v1/capture, /content...). */
+  readonly path: string;
+  readonly webhookUrl: string | null;
+  readonly idempotencyKey: string | null;
+}
+
+/** How long an idempotency key identifies its job (docs/jobs.md). */
+const IDEMPOTENCY_WINDOW_MS = 86_400_000;
+/** How often queued jobs are checked for expiry and runs for lapsed leases. */
+const SWEEP_INTERVAL_MS = 30_000;
+
+/**
+ * Async jobs (DESIGN.md §2, docs/jobs.md): submission (checks, a unit reserved and held, the job
+ * stored sealed, then queued), polling and cancellation by the owning account, and the runs of
+ * this process with their upkeep: restart recovery, expiry, lapsed leases and retention.
+ */
+export class Jobs {
+  readonly runner: JobRunner;
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: JobsDeps) {
+    this.runner = new JobRunner(deps);
+  }
+
+  get backend(): JobQueue['backend'] {
+    return this.deps.queue.backend;
+  }
+
+  /**
+   * Starts this process's part: the in-process queue's restart recovery (its interrupted runs end
+   * failed and unbilled, its queued jobs go back in the queue), consuming, and the periodic sweep.
+   */
+  async start(): Promise<void> {
+    const { queue, db, config } = this.deps;
+    if (queue.backend === 'in-process') {
+      for (const id of await runningJobIds(db)) {
+        await this.runner.fail(id, { interrupted: true }, 500, 'Internal Error: interrupted by a restart');
+      }
+      for (const id of await queuedJobIds(db)) await queue.enqueue(id);
+    }
+    queue.consume((id) => this.runner.run(id), config.concurrency);
+    await this.sweep();
+    this.sweeper = setInterval(() => void this.sweep(), Math.min(SWEEP_INTERVAL_MS, config.leaseMs));
+    this.sweeper.unref();
+  }
+
+  /**
+   * Accepts an async call: what its synchronous form would refuse is refused now (400, 401, 402),
+   * then one unit is reserved and held until the job ends, the job is stored and queued. A resubmission
+   * with the same Idempotency-Key and parameters returns the first job; `replayed` says so.
+   */
+  async submit(caller: Caller, submission: Submission): Promise<{ job: JobRow; replayed: boolean }> {
+    const { db, clock, sealer, config, calls, queue } = this.deps;
+    const stored: StoredCall = { spec: submission.spec, webhookUrl: submission.webhookUrl };
+    const hash = sealer.hash(canonicalJson({ path: submission.path, ...stored }));
+    const replay = await this.replay(caller, submission.idempotencyKey, hash);
+    if (replay !== undefined) return { job: replay, replayed: true };
+    await checkCall(calls, submission.spec);
+    if (submission.webhookUrl !== null) await calls.guard.checkTarget(submission.webhookUrl, 'webhook_url');
+    if ((await countQueued(db)) >= config.maxQueued) {
+      throw new WebcapError('unavailable', 'the job queue is full; retry later', { retryAfterSeconds: 30 });
+    }
+    // Held for as long as the job can live: queued, then every run to its timeout and lease.
+    const holdMs =
+      config.queueTimeoutMs + config.maxAttempts * (config.timeoutMs + 2 * config.leaseMs) + 600_000;
+    const engine = submission.spec.engine;
+    const reservation = await reserveUnit(calls.metering, caller, engine, holdMs);
+    const now = clock();
+    const id = timeOrderedId('job', now.getTime());
+    let inserted: boolean;
+    try {
+      inserted = await insertJob(db, {
+        id,
+        account_id: caller.account.id,
+        key_id: caller.key.id,
+        engine,
+        path: submission.path,
+        reservation_id: reservation.id,
+        params: sealer.seal(stored),
+        params_hash: hash,
+        idempotency_key: submission.idempotencyKey,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + config.queueTimeoutMs).toISOString(),
+      });
+    } catch (error) {
+      await calls.metering.reservations.release(reservation.id);
+      throw error;
+    }
+    if (!inserted) {
+      // Another submission with the same key won the race: this one's unit goes back.
+      await calls.metering.reservations.release(reservation.id);
+      const winner = await this.replay(caller, submission.idempotencyKey, hash);
+      if (winner === undefined) throw new WebcapError('conflict', 'Idempotency-Key is in use; retry');
+      return { job: winner, replayed: true };
+    }
+    if (submission.webhookUrl !== null) {
+      await db
+        .updateTable('jobs')
+        .set({ webhook: JSON.stringify({ state: 'pending', attempts: [] }) })
+        .where('id', '=', id)
+        .execute();
+    }
+    try {
+      await queue.enqueue(id);
+    } catch (error) {
+      await this.runner.fail(id, { queued: true }, 503, 'Service Unavailable: the job queue is unavailable');
+      throw new WebcapError('unavailable', 'the job queue is unavailable', {
+        cause: error,
+        retryAfterSeconds: 5,
+      });
+    }
+    return { job: (await findJob(db, id)) as JobRow, replayed: false };
+  }
+
+  /** The job record, result included, for its own account; 404 for any other or once it is past retention. */
+  async record(caller: Caller, jobId: string): Promise<Buffer> {
+    const job = await this.owned(caller, jobId);
+    const result = job.result_key === null ? null : await this.deps.blobs.get(job.result_key);
+    if (job.status === 'completed' && result === null) throw new WebcapError('not_found');
+    return jobRecordJson(job, result?.bytes ?? null);
+  }
+
+  /** Cancels a queued job (its unit is released) and returns its record; a job already running or finished is a 409. */
+  async cancel(caller: Caller, jobId: string): Promise<Buffer> {
+    const job = await this.owned(caller, jobId);
+    const cancelled = await this.runner.fail(
+      job.id,
+      { queued: true },
+      409,
+      'Cancelled: the job was cancelled before it ran',
+    );
+    if (!cancelled) {
+      const now = await this.owned(caller, jobId);
+      throw new WebcapError('conflict', `the job is ${now.status} and can no longer be cancelled`);
+    }
+    return this.record(caller, jobId);
+  }
+
+  /** Whether the queue's backend answers. */
+  ready(): Promise<boolean> {
+    return this.deps.queue.ready();
+  }
+
+  /** Jobs waiting across every process. */
+  queued(): Promise<number> {
+    return countQueued(this.deps.db);
+  }
+
+  /** Stops the sweep, stops taking jobs and waits for this process's runs. */
+  async close(): Promise<void> {
+    if (this.sweeper !== null) clearInterval(this.sweeper);
+    await this.deps.queue.close();
+    await this.deps.webhooks.close();
+  }
+
+  private async owned(caller: Caller, jobId: string): Promise<JobRow> {
+    const job = await findJob(this.deps.db, jobId);
+    const now = this.deps.clock().toISOString();
+    const live =
+      job !== undefined && (job.status === 'queued' || job.status === 'running' || job.expires_at > now);
+    if (!live || job.account_id !== caller.account.id) throw new WebcapError('not_found');
+    return job;
+  }
+
+  /** The job an idempotency key already names with the same parameters; a 400 when they differ. */
+  private async replay(caller: Caller, key: string | null, hash: string): Promise<JobRow | undefined> {
+    if (key === null) return undefined;
+    const { db, clock } = this.deps;
+    const job = await findByIdempotencyKey(db, caller.account.id, key);
+    if (job === undefined) return undefined;
+    if (new Date(job.created_at).getTime() < clock().getTime() - IDEMPOTENCY_WINDOW_MS) {
+      await releaseIdempotencyKey(db, job.id);
+      return undefined;
+    }
+    if (job.params_hash !== hash) {
+      throw invalidParam('Idempotency-Key', 'was used with different parameters in the last 24 hours');
+    }
+    return job;
+  }
+
+  /**
+   * Ends what nobody will: queued jobs past JOB_QUEUE_TIMEOUT_MS, and runs whose lease lapsed
+   * more than a job timeout ago (their worker died and no other one took them over); then deletes
+   * finished jobs past their retention.
+   */
+  private async sweep(): Promise<void> {
+    const { db, clock, config, logger, blobs } = this.deps;
+    try {
+      const now = clock();
+      for (const id of await staleJobIds(db, 'queued', now)) {
+        await this.runner.fail(id, { staleBefore: now }, 500, 'Internal Error: the job expired in the queue');
+      }
+      const abandonedBefore = new Date(now.getTime() - config.timeoutMs);
+      for (const id of await staleJobIds(db, 'running', abandonedBefore)) {
+        await this.runner.fail(
+          id,
+          { staleBefore: abandonedBefore },
+          500,
+          'Internal Error: the worker running the job stopped',
+        );
+      }
+      for (const key of await pruneJobs(db, now)) await blobs.delete(key);
+    } catch (error) {
+      logger.error({ err: error }, 'job sweep failed');
+    }
+  }
+}

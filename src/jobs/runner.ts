@@ -1,0 +1,185 @@
+import type { Logger } from 'pino';
+import { getAccountBySlug } from '../billing/accounts.js';
+import { getKey } from '../billing/keys.js';
+import { type CallSpec, runCall } from '../calls/call-spec.js';
+import type { CallDeps } from '../calls/deps.js';
+import type { Caller } from '../calls/metering.js';
+import type { Clock } from '../clock.js';
+import type { JobsConfig } from '../config.js';
+import { WebcapError } from '../errors.js';
+import { errorResponse } from '../http/errors.js';
+import type { RequestLog } from '../stats/request-log.js';
+import type { BlobStore } from '../store/blobs.js';
+import type { Db } from '../store/db.js';
+import { jobRecordJson } from './job-record.js';
+import {
+  claimJob,
+  type EndFrom,
+  endJob,
+  findJob,
+  type JobEnd,
+  type JobRow,
+  renewLease,
+} from './job-store.js';
+import type { Sealer } from './sealed.js';
+import type { Webhooks } from './webhooks.js';
+
+/** What a job stores, sealed: the call to run and where to report its end. */
+export interface StoredCall {
+  readonly spec: CallSpec;
+  readonly webhookUrl: string | null;
+}
+
+export interface RunnerDeps {
+  readonly db: Db;
+  readonly calls: CallDeps;
+  readonly blobs: BlobStore;
+  readonly sealer: Sealer;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly requestLog: RequestLog;
+  readonly webhooks: Webhooks;
+  readonly config: JobsConfig;
+  /** Counts a job's end by engine and outcome (completed, failed). */
+  readonly observe: (engine: string, outcome: 'completed' | 'failed') => void;
+}
+
+/** The blob key of a job's result. */
+export function resultKey(jobId: string): string {
+  return `jobs/${jobId}.json`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs jobs: claims one in the database, runs its call through the same path as a synchronous
+ * call (the unit reserved at submission is held, not drawn again), keeps its lease alive, stores
+ * the result, and ends the job and settles its unit in one transaction. Then the request log gets
+ * the job's row (201, or the error status) and the webhook its record.
+ */
+export class JobRunner {
+  constructor(private readonly deps: RunnerDeps) {}
+
+  /** Runs the job if it is this caller's to run; never throws (failures end the job). */
+  async run(jobId: string): Promise<void> {
+    const job = await this.claim(jobId);
+    if (job === undefined) return;
+    const { config, clock, logger } = this.deps;
+    const started = clock().getTime();
+    const renew = setInterval(
+      () => {
+        const until = new Date(clock().getTime() + config.leaseMs);
+        renewLease(this.deps.db, job.id, job.attempts, until).catch((error: unknown) =>
+          logger.warn({ err: error, job: job.id }, 'renewing a job lease failed'),
+        );
+      },
+      Math.max(100, Math.floor(config.leaseMs / 3)),
+    );
+    let end: JobEnd;
+    try {
+      const stored = this.deps.sealer.open<StoredCall>(job.params);
+      const body = await this.withinTimeout(this.execute(job, stored.spec));
+      const key = resultKey(job.id);
+      await this.deps.blobs.put(key, body, {
+        contentType: 'application/json',
+        expiresAt: new Date(clock().getTime() + config.retentionMs),
+      });
+      end = { status: 'completed', resultKey: key };
+    } catch (error) {
+      const known =
+        error instanceof WebcapError ? error : new WebcapError('internal', undefined, { cause: error });
+      const { status, body } = errorResponse(known);
+      if (status >= 500) logger.error({ err: error, job: job.id }, 'job failed');
+      end = { status: 'failed', errorStatus: status, errorMessage: body.error };
+    } finally {
+      clearInterval(renew);
+    }
+    await this.end(job, { run: job.attempts }, end, clock().getTime() - started);
+  }
+
+  /**
+   * Ends a job that is not running here (cancelled, expired, interrupted, abandoned): failed,
+   * its unit released. Returns whether this call ended it.
+   */
+  async fail(jobId: string, from: EndFrom, errorStatus: number, errorMessage: string): Promise<boolean> {
+    const job = await findJob(this.deps.db, jobId);
+    if (job === undefined) return false;
+    return this.end(job, from, { status: 'failed', errorStatus, errorMessage }, 0);
+  }
+
+  /**
+   * Claims the job; when it is still leased to a run that stopped renewing (a worker that died
+   * and was redelivered before its lease ran out), waits for the lease to lapse and claims again.
+   */
+  private async claim(jobId: string): Promise<JobRow | undefined> {
+    const { db, clock, config } = this.deps;
+    for (let tries = 0; tries < 3; tries++) {
+      const claimed = await claimJob(db, jobId, clock(), config.leaseMs, config.maxAttempts);
+      if (claimed !== undefined) return claimed;
+      const job = await findJob(db, jobId);
+      if (job?.status !== 'running' || job.lease_until === null) return undefined;
+      const wait = new Date(job.lease_until).getTime() - clock().getTime();
+      if (wait > config.leaseMs) return undefined;
+      await sleep(Math.max(0, wait) + 50);
+    }
+    return undefined;
+  }
+
+  private async execute(job: JobRow, spec: CallSpec): Promise<Buffer> {
+    const { db } = this.deps;
+    const { key, accountSlug } = await getKey(db, job.key_id);
+    const account = await getAccountBySlug(db, accountSlug);
+    const caller: Caller = { account, key, unitHeld: true };
+    return runCall(this.deps.calls, caller, spec);
+  }
+
+  /** The run, or a timeout error once JOB_TIMEOUT_MS has passed (the run's own bounds end it later). */
+  private withinTimeout(run: Promise<Buffer>): Promise<Buffer> {
+    const { timeoutMs } = this.deps.config;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new WebcapError('timeout', `the job did not finish within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    // A run that fails after the timeout has nobody to tell.
+    run.catch(() => undefined);
+    return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  private async end(job: JobRow, from: EndFrom, end: JobEnd, durationMs: number): Promise<boolean> {
+    const { db, clock, config, requestLog, logger } = this.deps;
+    const now = clock();
+    const { ended, billed } = await endJob(db, job.id, from, end, now, config.retentionMs);
+    if (!ended) return false;
+    this.deps.observe(job.engine, end.status);
+    requestLog.record({
+      account_id: job.account_id,
+      key_id: job.key_id,
+      engine: job.engine,
+      path: job.path,
+      // The spec's 201: a completed async job, as the request log records it.
+      status: end.status === 'completed' ? 201 : end.errorStatus,
+      duration_ms: Math.round(durationMs),
+      billed: billed ? 1 : 0,
+      created_at: now.toISOString(),
+    });
+    if (end.status === 'completed' && !billed) {
+      logger.warn({ job: job.id }, 'job completed but its unit was already settled; not billed');
+    }
+    await this.notify(job.id).catch((error: unknown) =>
+      logger.error({ err: error, job: job.id }, 'starting the webhook delivery failed'),
+    );
+    return true;
+  }
+
+  private async notify(jobId: string): Promise<void> {
+    const job = await findJob(this.deps.db, jobId);
+    if (job === undefined || job.webhook === null) return;
+    const { webhookUrl } = this.deps.sealer.open<StoredCall>(job.params);
+    if (webhookUrl === null) return;
+    const result = job.result_key === null ? null : await this.deps.blobs.get(job.result_key);
+    this.deps.webhooks.deliver(job.id, job.account_id, webhookUrl, jobRecordJson(job, result?.bytes ?? null));
+  }
+}
