@@ -84,3 +84,43 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
     });
   });
 }
+
+export interface WorkerProcess {
+  readonly child: ChildProcess;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `webcap worker` and resolves once it consumes the queue. */
+export function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [...CLI, 'worker'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', BROWSER_PREWARM: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`worker did not start: ${output}`));
+    }, 60_000);
+    child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${output}`)));
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('worker running')) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          stop: (signal = 'SIGTERM') => {
+            child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    });
+  });
+}
