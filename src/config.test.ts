@@ -124,6 +124,31 @@ describe('loadConfig', () => {
     ).toThrow('BROWSER_LAUNCH_BACKOFF_MAX_MS must be at least BROWSER_LAUNCH_BACKOFF_MS (5000) (got "4000")');
   });
 
+  it('reads the async job settings: jobs run in this process by default', () => {
+    expect(loadConfig({}).jobs).toEqual({
+      concurrency: 2,
+      maxQueued: 1000,
+      queueTimeoutMs: 3_600_000,
+      timeoutMs: 120_000,
+      leaseMs: 30_000,
+      maxAttempts: 2,
+      retentionMs: 86_400_000,
+      webhookTimeoutMs: 10_000,
+      webhookRetryWindowMs: 3_600_000,
+      webhookBackoffMs: 1000,
+      queueName: 'webcap-jobs',
+    });
+    // Only an API process in front of BullMQ workers may run no jobs itself.
+    expect(() => loadConfig({ JOB_CONCURRENCY: '0' })).toThrow(
+      'JOB_CONCURRENCY must be at least 1 without REDIS_URL (nothing else would run jobs) (got "0")',
+    );
+    expect(loadConfig({ JOB_CONCURRENCY: '0', REDIS_URL: 'redis://127.0.0.1:6379' }).jobs.concurrency).toBe(
+      0,
+    );
+    expect(() => loadConfig({ JOB_QUEUE_NAME: 'a:b' })).toThrow(ConfigError);
+    expect(() => loadConfig({ JOB_RETENTION_SECONDS: '10' })).toThrow(ConfigError);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', WEBCAP_ADMIN_TOKEN: '' })).toMatchObject({ port: 8080, adminToken: null });
   });

@@ -70,6 +70,33 @@ describe('fuzzing through HTTP', () => {
     (await t.runtime.app.inject({ url: '/v1/usage', headers: { 'x-api-key': key } })).json()
       .total_used as number;
 
+  /** Async submissions the generated calls made: the runs must include some. */
+  let accepted = 0;
+
+  /** The record of a job once it has ended. */
+  async function finished(id: string): Promise<{ status: string; error: { status: number } | null }> {
+    for (;;) {
+      const res = await t.runtime.app.inject({ url: `/jobs/${id}`, headers: { 'x-api-key': key } });
+      expect(res.statusCode).toBe(200);
+      const job = res.json();
+      if (job.status === 'completed' || job.status === 'failed') return job;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Async submission (off when absent, as in most generated calls); webhook targets the guard refuses. */
+  const asyncValues: Record<string, fc.Arbitrary<string>> = {
+    is_async: fc.constantFrom('true', '1', 'true', 'false', '0'),
+    webhook_url: fc.constantFrom(
+      'http://10.0.0.1/hook',
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'http://internal.test/hook',
+      'ftp://example.com/hook',
+      'not a url',
+      'http://[::1]/hook',
+    ),
+  };
+
   /** Sends one request and checks what every answer must satisfy. */
   async function check(options: InjectOptions, billable: boolean): Promise<void> {
     const before = billable ? await used() : 0;
@@ -80,7 +107,15 @@ describe('fuzzing through HTTP', () => {
       expect(Object.keys(res.json()), where).toEqual(['error']);
       expect(typeof res.json().error, where).toBe('string');
     }
-    if (billable) expect(await used(), where).toBe(before + (res.statusCode === 200 ? 1 : 0));
+    let billed = res.statusCode === 200;
+    if (res.statusCode === 202) {
+      accepted += 1;
+      // An async call: it is billed when its job completes; a job may fail as its call would, never with a 5xx.
+      const job = await finished(res.json().job_id);
+      expect(job.error?.status ?? 0, `${where} => ${JSON.stringify(job.error)}`).toBeLessThan(500);
+      billed = job.status === 'completed';
+    }
+    if (billable) expect(await used(), where).toBe(before + (billed ? 1 : 0));
     expect(slowestHealthMs, `/healthz took ${slowestHealthMs} ms by ${where}`).toBeLessThan(HEALTH_BOUND_MS);
   }
 
@@ -202,6 +237,7 @@ describe('fuzzing through HTTP', () => {
     s3_region: fc.constantFrom('us-east-1', 'x'),
     storage_endpoint: fc.constantFrom('http://10.0.0.1:9000', 'https://s3.example.com', 'ftp://x'),
     remove_cookie_banners: fc.constantFrom('true', 'false'),
+    ...asyncValues,
   };
   const captureNames = [
     ...Object.keys(captureValues),
@@ -227,6 +263,7 @@ describe('fuzzing through HTTP', () => {
     viewport_width: fc.integer({ min: 100, max: 1600 }).map(String),
     viewport_height: fc.integer({ min: 100, max: 1200 }).map(String),
     remove_cookie_banners: fc.constantFrom('true', 'false'),
+    ...asyncValues,
     ...Object.fromEntries(
       [
         'cache',
@@ -273,6 +310,7 @@ describe('fuzzing through HTTP', () => {
     ),
     cache: captureValues.cache as fc.Arbitrary<string>,
     cache_ttl: captureValues.cache_ttl as fc.Arbitrary<string>,
+    ...asyncValues,
   };
   const analyzeNames = [
     ...Object.keys(analyzeValues),
@@ -417,11 +455,20 @@ describe('fuzzing through HTTP', () => {
   it('GET /v1/website/crawler', async () => {
     const crawlerParam = fc.oneof(
       fc.tuple(
-        fc.constantFrom('allow_redirects', 'return_page_source'),
+        fc.constantFrom('allow_redirects', 'return_page_source', 'is_async'),
         fc.constantFrom('true', 'false', '1', '0'),
       ),
+      fc.tuple(fc.constant('webhook_url'), asyncValues.webhook_url as fc.Arbitrary<string>),
       fc.tuple(
-        fc.constantFrom('allow_redirects', 'return_page_source', 'url', 'QUERY', 'x_api_key'),
+        fc.constantFrom(
+          'allow_redirects',
+          'return_page_source',
+          'url',
+          'QUERY',
+          'x_api_key',
+          'is_async',
+          'webhook_url',
+        ),
         hostile,
       ),
     );
@@ -439,6 +486,41 @@ describe('fuzzing through HTTP', () => {
         );
       }),
       { numRuns: RUNS * 2, seed: SEED },
+    );
+  }, 600_000);
+
+  it('async submissions of generated calls, on an allowed page', async () => {
+    const endpoints = [
+      ['/v1/capture', captureParams()],
+      ['/v1/content', contentParams()],
+      ['/v1/analyze', analyzeParams()],
+    ] as const;
+    for (const [path, params] of endpoints) {
+      await fc.assert(
+        fc.asyncProperty(params, spellings, async (pairs, how) => {
+          const rest = pairs.filter(([name]) => name !== 'url' && name !== 'is_async');
+          const all: [string, string][] = [['url', site.url('/capture.html')], ...rest, ['is_async', 'true']];
+          await check({ url: `${path}?${encoded(all, how)}`, headers: { 'x-api-key': key } }, true);
+        }),
+        { numRuns: Math.ceil(RUNS / 4), seed: SEED },
+      );
+    }
+    expect(accepted).toBeGreaterThan(10);
+  }, 600_000);
+
+  it('GET and DELETE /jobs/{job_id}, with either key', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(hostile, fc.stringMatching(/^job_[0-9a-f]{12}[A-Za-z0-9_-]{12}$/)),
+        fc.constantFrom('GET', 'DELETE') as fc.Arbitrary<'GET' | 'DELETE'>,
+        fc.constantFrom('x-api-key', 'access_key', 'none'),
+        async (id, method, how) => {
+          const headers = how === 'x-api-key' ? { 'x-api-key': key } : {};
+          const query = how === 'access_key' ? `?access_key=${encodeURIComponent(key)}` : '';
+          await check({ method, url: `/jobs/${encodeURIComponent(id)}${query}`, headers }, false);
+        },
+      ),
+      { numRuns: RUNS, seed: SEED },
     );
   }, 600_000);
 
