@@ -137,6 +137,7 @@ describe('loadConfig', () => {
       webhookRetryWindowMs: 3_600_000,
       webhookBackoffMs: 1000,
       queueName: 'webcap-jobs',
+      shutdownGraceMs: 10_000,
     });
     // Only an API process in front of BullMQ workers may run no jobs itself.
     expect(() => loadConfig({ JOB_CONCURRENCY: '0' })).toThrow(

@@ -125,6 +125,8 @@ export interface JobsConfig {
   readonly webhookBackoffMs: number;
   /** BullMQ's queue name: processes sharing one Redis and database use the same. */
   readonly queueName: string;
+  /** How long a stopping process waits for its running jobs before it lets them go. */
+  readonly shutdownGraceMs: number;
 }
 
 function jobsConfig(env: Env): JobsConfig {
@@ -140,6 +142,7 @@ function jobsConfig(env: Env): JobsConfig {
     webhookTimeoutMs: read(env, integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000)),
     webhookRetryWindowMs: read(env, integer('WEBHOOK_RETRY_WINDOW_MS', 3_600_000, 0, 86_400_000)),
     webhookBackoffMs: read(env, integer('WEBHOOK_BACKOFF_MS', 1000, 10, 600_000)),
+    shutdownGraceMs: read(env, integer('JOB_SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000)),
     queueName:
       read(
         env,

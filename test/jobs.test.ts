@@ -402,6 +402,49 @@ describe('async jobs (in-process queue)', () => {
     });
   });
 
+  describe('bounds', () => {
+    it('past JOB_MAX_QUEUED queued jobs a submission is a 503 and nothing is reserved', async () => {
+      const small = await startTestRuntime('sqlite', {
+        env: {
+          WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`,
+          FETCH_TIMEOUT_MS: '60000',
+          FETCH_HEADERS_TIMEOUT_MS: '60000',
+          JOB_CONCURRENCY: '1',
+          JOB_MAX_QUEUED: '2',
+          JOB_SHUTDOWN_GRACE_MS: '100',
+        },
+        resolver: tableResolver({ 'site.example': ['127.0.0.1'] }),
+      });
+      try {
+        const smallKey = await newAccountKey(small, 'small', 10);
+        const submit = () =>
+          small.runtime.app.inject({
+            url: '/v1/website/crawler',
+            query: { is_async: 'true', query: page('/never') },
+            headers: { 'x-api-key': smallKey },
+          });
+        const statuses: number[] = [];
+        // One runs (on a page that never ends), two wait; the fourth finds the queue full.
+        for (let i = 0; i < 3; i++) {
+          statuses.push((await submit()).statusCode);
+          await waitFor(
+            async () => small.runtime.store.db.selectFrom('jobs').select('status').execute(),
+            (rows) => rows.some((row) => row.status === 'running'),
+          );
+        }
+        const full = await submit();
+        expect(statuses).toEqual([202, 202, 202]);
+        expect(full.statusCode).toBe(503);
+        expect(full.json().error).toMatch(/^Service Unavailable: the job queue is full/);
+        expect(full.headers['retry-after']).toBeDefined();
+        const held = await small.runtime.store.db.selectFrom('reservations').select('status').execute();
+        expect(held.map((row) => row.status)).toEqual(['reserved', 'reserved', 'reserved']);
+      } finally {
+        await small.close();
+      }
+    });
+  });
+
   describe('billing', () => {
     it('a job queued longer than RESERVATION_HOLD_MS keeps its unit and is billed exactly once', async () => {
       const before = await reservationsOf('jobs');

@@ -84,8 +84,17 @@ export class BullMqQueue implements JobQueue {
     }
   }
 
-  async close(): Promise<void> {
-    await this.worker?.close();
+  async close(graceMs: number): Promise<void> {
+    const { worker } = this;
+    if (worker !== null) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), graceMs);
+      });
+      const drained = await Promise.race([worker.close(), grace]);
+      clearTimeout(timer);
+      if (drained === 'late') await worker.close(true);
+    }
     this.workerConnection?.disconnect();
     await this.queue.close();
     this.producerConnection.disconnect();

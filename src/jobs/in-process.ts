@@ -29,9 +29,14 @@ export class InProcessQueue implements JobQueue {
     return !this.closed;
   }
 
-  async close(): Promise<void> {
+  async close(graceMs: number): Promise<void> {
     this.closed = true;
-    await Promise.allSettled([...this.runs]);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    });
+    await Promise.race([Promise.allSettled([...this.runs]), grace]);
+    clearTimeout(timer);
   }
 
   private pump(): void {

@@ -178,7 +178,7 @@ export class Jobs {
   /** Stops the sweep, stops taking jobs and waits for this process's runs. */
   async close(): Promise<void> {
     if (this.sweeper !== null) clearInterval(this.sweeper);
-    await this.deps.queue.close();
+    await this.deps.queue.close(this.deps.config.shutdownGraceMs);
     await this.deps.webhooks.close();
   }
 

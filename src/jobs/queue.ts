@@ -14,6 +14,9 @@ export interface JobQueue {
   consume(handle: (jobId: string) => Promise<void>, concurrency: number): void;
   /** Whether the queue's backend answers (for /readyz). */
   ready(): Promise<boolean>;
-  /** Stops taking jobs and waits for the runs in progress. */
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs and waits up to `graceMs` for the runs in progress; runs still going then
+   * are let go (in-process: failed by the next start; BullMQ: taken over by another worker).
+   */
+  close(graceMs: number): Promise<void>;
 }
