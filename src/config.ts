@@ -30,6 +30,8 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 export interface Config {
   readonly host: string;
   readonly port: number;
+  /** Port of `webcap worker`'s health and metrics endpoints (0: any free port). */
+  readonly workerPort: number;
   readonly dataDir: string;
   readonly database: DatabaseConfig;
   /** PostgreSQL: longest wait for a connection (opening one, or a free one from the pool). */
@@ -414,6 +416,7 @@ export function loadConfig(env: Env): Config {
   const config: Config = {
     host: read(env, text('HOST', '127.0.0.1')) ?? '127.0.0.1',
     port: read(env, integer('PORT', 8080, 0, 65535)),
+    workerPort: read(env, integer('WORKER_PORT', 8081, 0, 65535)),
     dataDir,
     database,
     databaseConnectTimeoutMs: read(env, integer('DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000)),

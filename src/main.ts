@@ -53,6 +53,8 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions {
+  /** `api` serves the whole HTTP API; `worker` only health and metrics (`webcap worker`). */
+  readonly role?: 'api' | 'worker';
   readonly logger?: Logger;
   readonly clock?: Clock;
   /** Name resolution for the network guard; tests answer names themselves. */
@@ -194,20 +196,23 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     extractors: () => extractor.state(),
     jobsQueued: () => jobs.queued(),
   });
-  const app = await buildApp({
-    config,
-    store,
-    logger,
-    clock,
-    keys,
-    requestLog,
-    calls,
-    blobs,
-    signingSecret,
-    metrics,
-    jobs,
-    renderPool: () => pool.state(),
-  });
+  const app = await buildApp(
+    {
+      config,
+      store,
+      logger,
+      clock,
+      keys,
+      requestLog,
+      calls,
+      blobs,
+      signingSecret,
+      metrics,
+      jobs,
+      renderPool: () => pool.state(),
+    },
+    options.role === 'worker' ? 'health' : 'all',
+  );
 
   // Reservations of a process that died are released once their hold expires: now, then periodically.
   const sweep = () =>

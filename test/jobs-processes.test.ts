@@ -141,6 +141,7 @@ describe('webcap worker processes on one BullMQ queue', () => {
     JOB_QUEUE_NAME: queueName,
     JOB_LEASE_MS: '2000',
     WEBCAP_SIGNING_SECRET: 'jobs-processes-signing-secret-0123456789',
+    METRICS_TOKEN: 'jobs-processes-metrics-0000',
   });
   // The API process only submits; the workers run the jobs.
   const apiEnv = { ...env, JOB_CONCURRENCY: '0' };
@@ -179,6 +180,20 @@ describe('webcap worker processes on one BullMQ queue', () => {
     );
     expect(records.every((r) => r.status === 'completed')).toBe(true);
     for (let i = 0; i < 100; i++) expect(hits.get(`/many/${i}`), `/many/${i}`).toBe(1);
+    // Each worker serves its own metrics: together they ran the 100 jobs.
+    let completed = 0;
+    for (const worker of workers) {
+      const res = await fetch(`${worker.url}/metrics`, {
+        headers: { authorization: 'Bearer jobs-processes-metrics-0000' },
+      });
+      const line = (await res.text())
+        .split('\n')
+        .find((l) => l.startsWith('webcap_jobs_total{engine="website-crawler",outcome="completed"}'));
+      completed += Number(line?.split(' ')[1] ?? 0);
+      expect(await (await fetch(`${worker.url}/readyz`)).json()).toMatchObject({ queue: 'bullmq' });
+      expect((await fetch(`${worker.url}/v1/usage`)).status).toBe(404);
+    }
+    expect(completed).toBe(100);
     const totals = await ledger(api, 'scale');
     expect(totals.committed).toEqual({ subscription: 100, pack: 0, credit: 0 });
     expect(totals.reserved).toBe(0);

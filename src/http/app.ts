@@ -69,8 +69,11 @@ declare module 'fastify' {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Builds the Fastify app without listening, so tests can inject requests in-process. */
-export async function buildApp(deps: AppDeps): Promise<App> {
+/**
+ * Builds the Fastify app without listening, so tests can inject requests in-process. `health`
+ * builds only /healthz, /readyz and /metrics: what `webcap worker` serves.
+ */
+export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'): Promise<App> {
   const audit = new Audit(deps.logger, deps.requestLog, deps.clock, deps.metrics);
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -149,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes(deps));
+  if (routes === 'health') return app;
   await app.register(usageRoutes(deps));
   await app.register(statsRoutes(deps));
   await app.register(captureRoutes(deps));

@@ -86,16 +86,24 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
 }
 
 export interface WorkerProcess {
+  /** Where its /healthz, /readyz and /metrics answer. */
+  readonly url: string;
   readonly child: ChildProcess;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `webcap worker` and resolves once it consumes the queue. */
+/** Starts `webcap worker` (health and metrics on a free port) and resolves once it consumes the queue. */
 export function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [...CLI, 'worker'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', BROWSER_PREWARM: 'false', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      WORKER_PORT: '0',
+      BROWSER_PREWARM: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -111,9 +119,11 @@ export function startWorker(env: Record<string, string>): Promise<WorkerProcess>
     child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${output}`)));
     child.stdout.on('data', (chunk) => {
       output += chunk;
-      if (output.includes('worker running')) {
+      const match = /worker running .* on (http:\/\/[^\s]+)/.exec(output);
+      if (match?.[1] !== undefined) {
         clearTimeout(timer);
         resolve({
+          url: match[1],
           child,
           stop: (signal = 'SIGTERM') => {
             child.kill(signal);
