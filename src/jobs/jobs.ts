@@ -129,6 +129,8 @@ export class Jobs {
         .where('id', '=', id)
         .execute();
     }
+    // Read before it is handed over: the answer says `queued` (DESIGN.md §2) even when a worker starts at once.
+    const job = (await findJob(db, id)) as JobRow;
     try {
       await queue.enqueue(id);
     } catch (error) {
@@ -138,7 +140,7 @@ export class Jobs {
         retryAfterSeconds: 5,
       });
     }
-    return { job: (await findJob(db, id)) as JobRow, replayed: false };
+    return { job, replayed: false };
   }
 
   /** The job record, result included, for its own account; 404 for any other or once it is past retention. */
