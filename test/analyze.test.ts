@@ -286,6 +286,7 @@ describe('analyze (extractive analyzer)', () => {
       const responses = doc.paths[route][method].responses;
       expect(Object.keys(responses).sort()).toEqual([
         '200',
+        '202',
         '400',
         '401',
         '402',

@@ -148,6 +148,30 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
     });
   });
 
+  it("shows and rotates an account's webhook secret, the same one the admin API shows", async () => {
+    await cliJson(['admin', 'accounts', 'create', '--name', 'Hooks', '--slug', 'hooks'], env);
+    const shown = await cliJson<{ account: string; webhook_secret: string }>(
+      ['admin', 'accounts', 'webhook-secret', 'hooks'],
+      env,
+    );
+    expect(shown).toEqual({
+      account: 'hooks',
+      webhook_secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+    });
+    expect(await adminGet('/accounts/hooks/webhook-secret')).toEqual(shown);
+    const again = await cliJson(['admin', 'accounts', 'webhook-secret', 'hooks'], env);
+    expect(again).toEqual(shown);
+    const rotated = await cliJson<{ webhook_secret: string }>(
+      ['admin', 'accounts', 'webhook-secret', 'hooks', '--rotate'],
+      env,
+    );
+    expect(rotated.webhook_secret).not.toBe(shown.webhook_secret);
+    expect(await adminGet('/accounts/hooks/webhook-secret')).toEqual({ account: 'hooks', ...rotated });
+    const plain = await runCli(['admin', 'accounts', 'webhook-secret', 'hooks'], env);
+    expect(plain.stdout.trim()).toBe(rotated.webhook_secret);
+    expect((await runCli(['admin', 'accounts', 'webhook-secret', 'nobody'], env)).code).toBe(1);
+  });
+
   it('adds packs, grants credits and reads the ledger in the forms scripts rely on', async () => {
     await cliJson(['admin', 'accounts', 'create', '--name', 'Packs', '--slug', 'packs'], env);
     const pack = await cliJson(

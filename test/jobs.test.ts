@@ -651,6 +651,33 @@ describe('async jobs (in-process queue)', () => {
     });
   });
 
+  describe('OpenAPI', () => {
+    it('documents the 202 of every async endpoint and the job routes', async () => {
+      const doc = (await inject({ url: '/openapi.json' })).json();
+      for (const [route, method] of [
+        ['/v1/capture', 'get'],
+        ['/v1/content', 'get'],
+        ['/v1/analyze', 'post'],
+        ['/v1/website/crawler', 'get'],
+        ['/capture', 'post'],
+        ['/content', 'get'],
+        ['/analyze', 'get'],
+      ] as const) {
+        expect(doc.paths[route][method].responses['202'], `${method} ${route}`).toBeDefined();
+      }
+      expect(Object.keys(doc.paths['/jobs/{job_id}']).sort()).toEqual(['delete', 'get']);
+      expect(Object.keys(doc.paths['/jobs/{job_id}'].get.responses).sort()).toEqual([
+        '200',
+        '400',
+        '401',
+        '403',
+        '404',
+        '503',
+      ]);
+      expect(Object.keys(doc.paths['/jobs/{job_id}'].delete.responses)).toContain('409');
+    });
+  });
+
   describe('errors and security', () => {
     it('bad async parameters are 400s naming them', async () => {
       const cases: [Record<string, string>, Record<string, string>, RegExp][] = [

@@ -22,7 +22,6 @@ export type NewJob = Omit<
   | 'error_status'
   | 'error_message'
   | 'result_key'
-  | 'webhook'
 >;
 
 /** Stores a queued job; false when the account already has a job under its idempotency key. */

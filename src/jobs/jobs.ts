@@ -4,7 +4,7 @@ import { reserveUnit } from '../calls/metering.js';
 import { canonicalJson } from '../calls/result-cache.js';
 import { invalidParam, WebcapError } from '../errors.js';
 import { timeOrderedId } from '../store/ids.js';
-import { jobRecordJson } from './job-record.js';
+import { jobRecordJson, type WebhookLog } from './job-record.js';
 import {
   countQueued,
   findByIdempotencyKey,
@@ -110,6 +110,10 @@ export class Jobs {
         idempotency_key: submission.idempotencyKey,
         created_at: now.toISOString(),
         expires_at: new Date(now.getTime() + config.queueTimeoutMs).toISOString(),
+        webhook:
+          submission.webhookUrl === null
+            ? null
+            : JSON.stringify({ state: 'pending', attempts: [] } satisfies WebhookLog),
       });
     } catch (error) {
       await calls.metering.reservations.release(reservation.id);
@@ -121,13 +125,6 @@ export class Jobs {
       const winner = await this.replay(caller, submission.idempotencyKey, hash);
       if (winner === undefined) throw new WebcapError('conflict', 'Idempotency-Key is in use; retry');
       return { job: winner, replayed: true };
-    }
-    if (submission.webhookUrl !== null) {
-      await db
-        .updateTable('jobs')
-        .set({ webhook: JSON.stringify({ state: 'pending', attempts: [] }) })
-        .where('id', '=', id)
-        .execute();
     }
     // Read before it is handed over: the answer says `queued` (DESIGN.md §2) even when a worker starts at once.
     const job = (await findJob(db, id)) as JobRow;
