@@ -5,7 +5,7 @@ import type { CrawlParams } from '../engines/crawler/crawl.js';
 import { analyzeCall } from './analyze.js';
 import { captureCall, checkCapture, type Delivery } from './capture.js';
 import { contentCall } from './content.js';
-import { crawlCall } from './crawl.js';
+import { checkCrawl, crawlCall } from './crawl.js';
 import { type CallDeps, checkPage } from './deps.js';
 import { enveloped } from './json-result.js';
 import type { Caller } from './metering.js';
@@ -35,7 +35,7 @@ export async function checkCall(deps: CallDeps, spec: CallSpec): Promise<void> {
     case 'analyze':
       return checkPage(deps, spec.params);
     case 'website-crawler':
-      return deps.guard.checkTarget(spec.params.url, 'query');
+      return checkCrawl(deps, spec.params);
   }
 }
 

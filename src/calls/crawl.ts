@@ -2,12 +2,17 @@ import { type CrawlParams, type CrawlResult, crawl } from '../engines/crawler/cr
 import type { CallDeps } from './deps.js';
 import { type Caller, type Metered, metered } from './metering.js';
 
+/** Refuses a crawler call's target (its parameter is `query`) before anything is reserved. */
+export function checkCrawl(deps: CallDeps, params: CrawlParams): Promise<void> {
+  return deps.guard.checkTarget(params.url, 'query');
+}
+
 /** One crawler call: the target checked before a unit is reserved, then the metered fetch. */
 export async function crawlCall(
   deps: CallDeps,
   caller: Caller,
   params: CrawlParams,
 ): Promise<Metered<CrawlResult>> {
-  await deps.guard.checkTarget(params.url, 'query');
+  await checkCrawl(deps, params);
   return metered(deps.metering, caller, 'website-crawler', () => crawl(deps.guard.fetcher, params));
 }

@@ -1,6 +1,7 @@
 import { bootstrapDefaultAccount } from '../billing/bootstrap.js';
 import type { Config } from '../config.js';
 import { createRuntime } from '../main.js';
+import { stopOnSignal } from './stop-on-signal.js';
 
 /** `webcap serve`: opens the stores, bootstraps an empty database, listens until SIGTERM or SIGINT. */
 export async function serve(config: Config): Promise<void> {
@@ -17,21 +18,7 @@ export async function serve(config: Config): Promise<void> {
       `\nwebcap: created account "${created.accountSlug}" with a development API key (shown only once):\n\n  ${shown}\n\n`,
     );
   }
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    runtime.logger.info({ signal }, 'shutting down');
-    runtime.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        runtime.logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  stopOnSignal(runtime);
   const address = await runtime.app.listen({ host: config.host, port: config.port });
   process.stdout.write(`webcap: listening on ${address} (docs at ${address}/docs)\n`);
   if (config.browser.prewarm) {

@@ -327,17 +327,19 @@ export const LedgerBody = Type.Object({
   ),
 });
 
+const JobStatus = Type.Union([
+  Type.Literal('queued'),
+  Type.Literal('running'),
+  Type.Literal('completed'),
+  Type.Literal('failed'),
+]);
+
 /** 202 of an async call (is_async=true): the job to poll. */
 export const JobAcceptedBody = Type.Object(
   {
     success: Type.Literal(true),
     job_id: Type.String(),
-    status: Type.Union([
-      Type.Literal('queued'),
-      Type.Literal('running'),
-      Type.Literal('completed'),
-      Type.Literal('failed'),
-    ]),
+    status: JobStatus,
     status_url: Type.String({ description: 'path of GET /jobs/{job_id}' }),
   },
   { additionalProperties: false },
@@ -347,12 +349,7 @@ export const JobAcceptedBody = Type.Object(
 export const JobRecordBody = Type.Object(
   {
     job_id: Type.String(),
-    status: Type.Union([
-      Type.Literal('queued'),
-      Type.Literal('running'),
-      Type.Literal('completed'),
-      Type.Literal('failed'),
-    ]),
+    status: JobStatus,
     endpoint: Type.String({ description: 'the path the job was submitted to' }),
     created_at: Type.String(),
     started_at: Nullable(Type.String()),
