@@ -22,7 +22,7 @@ import { InProcessQueue } from './jobs/in-process.js';
 import { Jobs } from './jobs/jobs.js';
 import type { JobQueue } from './jobs/queue.js';
 import { Sealer } from './jobs/sealed.js';
-import { Webhooks } from './jobs/webhooks.js';
+import { type WebhookDelivery, Webhooks } from './jobs/webhooks.js';
 import { createLogger } from './logging.js';
 import { NetworkGuard } from './net/guard.js';
 import type { Resolver } from './net/resolve.js';
@@ -176,6 +176,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     timeoutMs: config.jobs.webhookTimeoutMs,
     retryWindowMs: config.jobs.webhookRetryWindowMs,
     backoffMs: config.jobs.webhookBackoffMs,
+    delivery: (job): Promise<WebhookDelivery> => jobs.runner.webhookDelivery(job),
     observe: (outcome) => metrics.observeWebhook(outcome),
   });
   const jobs = new Jobs({

@@ -134,6 +134,55 @@ describe('the in-process queue across a crash', () => {
   }, 120_000);
 });
 
+describe('webhook retries across a crash', () => {
+  const { env } = setup('sqlite', { WEBHOOK_BACKOFF_MS: '3000' });
+  let server: ServerProcess | undefined;
+  let receiver: TestServer | undefined;
+  let failures = 1;
+  const deliveries: number[] = [];
+  afterAll(async () => {
+    await server?.stop();
+    await receiver?.close();
+  });
+
+  it('a retry that was due in a process killed meanwhile is made by the next one', async () => {
+    receiver = await startSite((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const status = failures > 0 ? 500 : 204;
+        failures -= 1;
+        deliveries.push(status);
+        res.writeHead(status).end();
+      });
+    });
+    server = await startServer(env);
+    const key = await account(env, 'hooks');
+    const query = new URLSearchParams({
+      query: `http://127.0.0.1:${site.port}/hooked`,
+      is_async: 'true',
+      webhook_url: `http://127.0.0.1:${receiver.port}/hook`,
+    });
+    const res = await fetch(`${server.url}/v1/website/crawler?${query}`, { headers: { 'x-api-key': key } });
+    const id = ((await res.json()) as { job_id: string }).job_id;
+    // The first attempt fails; the retry is due 3 s later, and the process dies before then.
+    await until(
+      async () => deliveries.length,
+      (n) => n === 1,
+    );
+    server.child.kill('SIGKILL');
+    await new Promise((resolve) => server?.child.once('exit', resolve));
+    server = await startServer(env);
+    const done = await until(
+      () => record(server as ServerProcess, key, id),
+      (r) => (r.webhook as { state: string } | undefined)?.state === 'delivered',
+    );
+    expect((done.webhook as { attempts: { status: number }[] }).attempts.map((a) => a.status)).toEqual([
+      500, 204,
+    ]);
+    expect(deliveries).toEqual([500, 204]);
+  }, 120_000);
+});
+
 describe('webcap worker processes on one BullMQ queue', () => {
   const queueName = `jobs-test-${Date.now().toString(36)}`;
   const { database, env } = setup('postgres', {

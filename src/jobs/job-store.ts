@@ -22,6 +22,7 @@ export type NewJob = Omit<
   | 'error_status'
   | 'error_message'
   | 'result_key'
+  | 'webhook_next_at'
 >;
 
 /** Stores a queued job; false when the account already has a job under its idempotency key. */
@@ -163,6 +164,10 @@ export async function endJob(
         result_key: end.status === 'completed' ? end.resultKey : null,
         error_status: end.status === 'failed' ? end.errorStatus : null,
         error_message: end.status === 'failed' ? end.errorMessage : null,
+        // A job with a webhook has its first delivery due now.
+        webhook_next_at: sql<
+          string | null
+        >`case when webhook is null then null else ${now.toISOString()} end`,
       })
       .where('id', '=', id);
     if ('run' in from) {
@@ -218,6 +223,42 @@ export async function pruneJobs(db: Db, now: Date): Promise<string[]> {
   return rows.flatMap((row) => (row.result_key === null ? [] : [row.result_key]));
 }
 
-export async function saveWebhookLog(db: Db, id: string, log: string): Promise<void> {
-  await db.updateTable('jobs').set({ webhook: log }).where('id', '=', id).execute();
+/** Jobs whose webhook attempt is due, soonest first. */
+export async function dueWebhookJobIds(db: Db, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('webhook_next_at', '<=', now.toISOString())
+    .orderBy('webhook_next_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Takes the job's due webhook attempt: pushes its due time to `until`, so that no other process
+ * makes the same attempt meanwhile (a process that dies mid-attempt leaves it due again then).
+ */
+export async function claimWebhook(db: Db, id: string, now: Date, until: Date): Promise<JobRow | undefined> {
+  return db
+    .updateTable('jobs')
+    .set({ webhook_next_at: until.toISOString() })
+    .where('id', '=', id)
+    .where('webhook_next_at', '<=', now.toISOString())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Records an attempt's outcome and when the next one is due (null: none). */
+export async function saveWebhookAttempt(
+  db: Db,
+  id: string,
+  log: string,
+  nextAt: Date | null,
+): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ webhook: log, webhook_next_at: nextAt === null ? null : nextAt.toISOString() })
+    .where('id', '=', id)
+    .execute();
 }

@@ -57,7 +57,8 @@ export class Jobs {
 
   /**
    * Starts this process's part: the in-process queue's restart recovery (its interrupted runs end
-   * failed and unbilled, its queued jobs go back in the queue), consuming, and the periodic sweep.
+   * failed and unbilled, its queued jobs go back in the queue), consuming, webhook deliveries that
+   * are due (whoever ended the job), and the periodic sweep.
    */
   async start(): Promise<void> {
     const { queue, db, config } = this.deps;
@@ -68,6 +69,7 @@ export class Jobs {
       for (const id of await queuedJobIds(db)) await queue.enqueue(id);
     }
     queue.consume((id) => this.runner.run(id), config.concurrency);
+    this.deps.webhooks.start();
     await this.sweep();
     this.sweeper = setInterval(() => void this.sweep(), Math.min(SWEEP_INTERVAL_MS, config.leaseMs));
     this.sweeper.unref();

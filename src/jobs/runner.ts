@@ -22,7 +22,7 @@ import {
   renewLease,
 } from './job-store.js';
 import type { Sealer } from './sealed.js';
-import type { Webhooks } from './webhooks.js';
+import type { WebhookDelivery, Webhooks } from './webhooks.js';
 
 /** What a job stores, sealed: the call to run and where to report its end. */
 export interface StoredCall {
@@ -168,18 +168,16 @@ export class JobRunner {
     if (end.status === 'completed' && !billed) {
       logger.warn({ job: job.id }, 'job completed but its unit was already settled; not billed');
     }
-    await this.notify(job.id).catch((error: unknown) =>
-      logger.error({ err: error, job: job.id }, 'starting the webhook delivery failed'),
-    );
+    if (job.webhook !== null) this.deps.webhooks.kick(job.id);
     return true;
   }
 
-  private async notify(jobId: string): Promise<void> {
-    const job = await findJob(this.deps.db, jobId);
-    if (job === undefined || job.webhook === null) return;
+  /** What a webhook delivery of the job sends: its URL and its record as it stands, result included. */
+  async webhookDelivery(job: JobRow): Promise<WebhookDelivery> {
     const { webhookUrl } = this.deps.sealer.open<StoredCall>(job.params);
-    if (webhookUrl === null) return;
+    if (webhookUrl === null) throw new Error('the job has no webhook URL');
     const result = job.result_key === null ? null : await this.deps.blobs.get(job.result_key);
-    this.deps.webhooks.deliver(job.id, job.account_id, webhookUrl, jobRecordJson(job, result?.bytes ?? null));
+    if (job.status === 'completed' && result === null) throw new Error('the job result is gone');
+    return { url: webhookUrl, body: jobRecordJson(job, result?.bytes ?? null) };
   }
 }

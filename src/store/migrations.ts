@@ -212,6 +212,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('accounts').addColumn('webhook_secret', 'text').execute();
     },
   },
+  '007_webhook_schedule': {
+    async up(db: Kysely<unknown>) {
+      // Webhook retries are due at a time kept in the row, so that any process delivers them,
+      // whichever one ended the job and whether or not it still runs.
+      await db.schema.alterTable('jobs').addColumn('webhook_next_at', 'text').execute();
+      await db.schema.createIndex('jobs_webhook_due').on('jobs').column('webhook_next_at').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -153,8 +153,10 @@ export interface JobsTable {
   error_message: string | null;
   /** Blob key of the result body. */
   result_key: string | null;
-  /** JSON: the webhook delivery attempts (jobs/webhooks.ts WebhookLog). */
+  /** JSON: the webhook delivery attempts (jobs/job-record.ts WebhookLog). */
   webhook: string | null;
+  /** When the next webhook attempt is due, or until when a process holds the one in progress; null when none is. */
+  webhook_next_at: string | null;
 }
 
 /** Process-wide values shared through the database; written once, read by every process. */
