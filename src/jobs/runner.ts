@@ -45,7 +45,7 @@ export interface RunnerDeps {
 }
 
 /** The blob key of a job's result. */
-export function resultKey(jobId: string): string {
+function resultKey(jobId: string): string {
   return `jobs/${jobId}.json`;
 }
 
@@ -60,7 +60,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class JobRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
-  /** Runs the job if it is this caller's to run; never throws (failures end the job). */
+  /**
+   * Runs the job if it is this caller's to run. A failing call ends the job failed; only the
+   * database failing rejects (the job is then left to its lease and the sweep).
+   */
   async run(jobId: string): Promise<void> {
     const job = await this.claim(jobId);
     if (job === undefined) return;
