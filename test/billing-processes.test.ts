@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cliJson, type ServerProcess, startServer } from './helpers/cli.js';
-import { DIALECTS, databaseEnv, dropDatabase, freshDatabase, tempDir } from './helpers/databases.js';
+import { cliAccountKey, cliJson, processSetup, type ServerProcess, startServer } from './helpers/cli.js';
+import { DIALECTS, dropDatabase } from './helpers/databases.js';
 import { startServer as startSite, type TestServer } from './helpers/net-fixtures.js';
 
 /*
@@ -27,26 +27,10 @@ beforeAll(async () => {
 });
 afterAll(() => site?.close());
 
-function setup(dialect: (typeof DIALECTS)[number], extra: Record<string, string> = {}) {
-  const dataDir = tempDir();
-  const database = freshDatabase(dialect, dataDir);
-  const env = {
-    ...databaseEnv(database, dataDir),
-    WEBCAP_ADMIN_TOKEN: ADMIN,
-    // The site's port is not known yet when suites are collected; these tests probe billing, not the guard.
-    WEBCAP_ALLOW_PRIVATE: '127.0.0.1/32',
-    WEBCAP_BOOTSTRAP_QUOTA: '0',
-    BROWSER_PREWARM: 'false',
-    LOG_LEVEL: 'warn',
-    ...extra,
-  };
-  return { database, env };
-}
-
-async function account(env: Record<string, string>, slug: string, args: string[] = []) {
-  await cliJson(['admin', 'accounts', 'create', '--name', slug, '--slug', slug, ...args], env);
-  return (await cliJson<{ key: string }>(['admin', 'keys', 'create', '--account', slug], env)).key;
-}
+// The site's port is not known yet when suites are collected: every loopback port is allowed.
+const setup = (dialect: (typeof DIALECTS)[number], extra: Record<string, string> = {}) =>
+  processSetup(dialect, ADMIN, extra);
+const account = cliAccountKey;
 
 function crawl(server: ServerProcess, key: string, path = '/page') {
   const query = new URLSearchParams({ query: `http://127.0.0.1:${site.port}${path}` });

@@ -1,7 +1,14 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliJson, type ServerProcess, startServer, startWorker, type WorkerProcess } from './helpers/cli.js';
-import { databaseEnv, dropDatabase, freshDatabase, tempDir } from './helpers/databases.js';
+import {
+  cliAccountKey,
+  processSetup,
+  type ServerProcess,
+  startServer,
+  startWorker,
+  type WorkerProcess,
+} from './helpers/cli.js';
+import { dropDatabase } from './helpers/databases.js';
 import { startServer as startSite, type TestServer } from './helpers/net-fixtures.js';
 
 /*
@@ -36,30 +43,10 @@ afterAll(() => site?.close());
 
 type Json = Record<string, unknown> & { status?: string; attempts?: number };
 
-function setup(kind: 'sqlite' | 'postgres', extra: Record<string, string> = {}) {
-  const dataDir = tempDir();
-  const database = freshDatabase(kind, dataDir);
-  const env = {
-    ...databaseEnv(database, dataDir),
-    WEBCAP_ADMIN_TOKEN: ADMIN,
-    WEBCAP_ALLOW_PRIVATE: '127.0.0.1/32',
-    WEBCAP_BOOTSTRAP_QUOTA: '0',
-    BROWSER_PREWARM: 'false',
-    LOG_LEVEL: 'warn',
-    FETCH_TIMEOUT_MS: '60000',
-    FETCH_HEADERS_TIMEOUT_MS: '60000',
-    ...extra,
-  };
-  return { database, env };
-}
-
-async function account(env: Record<string, string>, slug: string) {
-  await cliJson(
-    ['admin', 'accounts', 'create', '--name', slug, '--slug', slug, '--monthly-quota', '1000'],
-    env,
-  );
-  return (await cliJson<{ key: string }>(['admin', 'keys', 'create', '--account', slug], env)).key;
-}
+const setup = (kind: 'sqlite' | 'postgres', extra: Record<string, string> = {}) =>
+  processSetup(kind, ADMIN, { FETCH_TIMEOUT_MS: '60000', FETCH_HEADERS_TIMEOUT_MS: '60000', ...extra });
+const account = (env: Record<string, string>, slug: string) =>
+  cliAccountKey(env, slug, ['--monthly-quota', '1000']);
 
 async function submit(server: ServerProcess, key: string, path: string): Promise<string> {
   const query = new URLSearchParams({ query: `http://127.0.0.1:${site.port}${path}`, is_async: 'true' });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { WebcapError } from '../errors.js';
 import type { Db } from '../store/db.js';
-import type { RequestLogTable } from '../store/schema.js';
+import type { RequestLogTable, RequestStatsTable } from '../store/schema.js';
 
 /** Durations above this are left out of the average (spec, Stats snapshot). */
 export const LONG_REQUEST_MS = 60_000;
@@ -29,18 +29,7 @@ export function minuteOf(iso: string): string {
 
 /** Adds logged requests to their per-minute totals, in the caller's transaction. */
 export async function addToMinuteTotals(db: Db, rows: readonly RequestLogTable[]): Promise<void> {
-  const totals = new Map<
-    string,
-    {
-      minute: string;
-      engine: string;
-      path: string;
-      requests: number;
-      failures: number;
-      duration_sum_ms: number;
-      duration_count: number;
-    }
-  >();
+  const totals = new Map<string, RequestStatsTable>();
   for (const row of rows) {
     const minute = minuteOf(row.created_at);
     const key = `${minute}\n${row.engine}\n${row.path}`;

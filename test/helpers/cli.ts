@@ -1,6 +1,8 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DatabaseConfig } from '../../src/config.js';
+import { type DialectName, databaseEnv, freshDatabase, tempDir } from './databases.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
@@ -133,4 +135,38 @@ export function startWorker(env: Record<string, string>): Promise<WorkerProcess>
       }
     });
   });
+}
+
+/**
+ * A fresh database and data directory, and the environment of processes that share them: the
+ * admin API on `adminToken`, every loopback target allowed (these tests probe billing and jobs,
+ * not the guard), no bootstrap quota, a cold browser, warnings only; `extra` last.
+ */
+export function processSetup(
+  dialect: DialectName,
+  adminToken: string,
+  extra: Record<string, string> = {},
+): { database: DatabaseConfig; env: Record<string, string> } {
+  const dataDir = tempDir();
+  const database = freshDatabase(dialect, dataDir);
+  const env = {
+    ...databaseEnv(database, dataDir),
+    WEBCAP_ADMIN_TOKEN: adminToken,
+    WEBCAP_ALLOW_PRIVATE: '127.0.0.1/32',
+    WEBCAP_BOOTSTRAP_QUOTA: '0',
+    BROWSER_PREWARM: 'false',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+  return { database, env };
+}
+
+/** Creates an account named after its slug (with `args`, such as --monthly-quota) and a key on it, by the CLI; returns the key. */
+export async function cliAccountKey(
+  env: Record<string, string>,
+  slug: string,
+  args: readonly string[] = [],
+): Promise<string> {
+  await cliJson(['admin', 'accounts', 'create', '--name', slug, '--slug', slug, ...args], env);
+  return (await cliJson<{ key: string }>(['admin', 'keys', 'create', '--account', slug], env)).key;
 }

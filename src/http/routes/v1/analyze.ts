@@ -11,17 +11,17 @@ export function analyzeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     const tags = ['analyze'];
     const summary = 'An analysis of a page';
     const security: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { apiKeyQuery: [] }];
-    const response = { 200: AnalyzeBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS, 413) };
+    const responses = { 200: AnalyzeBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS, 413) };
     app.get(
       '/v1/analyze',
-      { config, schema: { tags, summary, security, querystring: V1AnalyzeParams, response } },
+      { config, schema: { tags, summary, security, querystring: V1AnalyzeParams, response: responses } },
       async (request, reply) => {
         await sendAnalysis(deps, request, reply, request.query);
       },
     );
     app.post(
       '/v1/analyze',
-      { config, schema: { tags, summary, security, body: V1AnalyzeParams, response } },
+      { config, schema: { tags, summary, security, body: V1AnalyzeParams, response: responses } },
       async (request, reply) => {
         await sendAnalysis(deps, request, reply, request.body);
       },
