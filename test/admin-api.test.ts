@@ -1,5 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../src/billing/keys.js';
 import { DIALECTS } from './helpers/databases.js';
 import { ADMIN_TOKEN, meteredProbe, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
@@ -84,6 +85,34 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
     const missing = await call({ url: '/admin/v1/accounts/nobody' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: 'Not Found: no account nobody' });
+  });
+
+  it('concurrent creates of one account slug: exactly one 201, the others 409 with an {"error"} body', async () => {
+    const creates = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call({ method: 'POST', url: '/admin/v1/accounts', payload: { name: `Race ${i}`, slug: 'race' } }),
+      ),
+    );
+    const statuses = creates.map((res) => res.statusCode).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+    for (const res of creates.filter((r) => r.statusCode === 409)) {
+      expect(res.json()).toEqual({ error: 'Conflict: account slug race is taken' });
+    }
+    const accounts = (await call({ url: '/admin/v1/accounts' })).json().accounts;
+    expect(accounts.filter((a: { slug: string }) => a.slug === 'race')).toHaveLength(1);
+  });
+
+  it('concurrent creates of one key: one is stored, the others are conflicts', async () => {
+    const { db } = t.runtime.store;
+    await call({ method: 'POST', url: '/admin/v1/accounts', payload: { name: 'K', slug: 'key-race' } });
+    const plaintext = 'wc_test_the-same-key-for-everyone';
+    const creates = await Promise.allSettled(
+      Array.from({ length: 8 }, () => createKey(db, { accountSlug: 'key-race', plaintext }, new Date())),
+    );
+    expect(creates.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
+    for (const failed of creates.filter((c) => c.status === 'rejected')) {
+      expect(failed.reason).toMatchObject({ code: 'conflict', detail: 'that key is already in use' });
+    }
   });
 
   it('creates a key shown once, which then authenticates, and updates and revokes it', async () => {

@@ -1,5 +1,5 @@
 import { invalidParam, WebcapError } from '../errors.js';
-import type { Db } from '../store/db.js';
+import { type Db, unlessTaken } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { AccountsTable } from '../store/schema.js';
 import { MAX_AMOUNT, MAX_RATE } from './amounts.js';
@@ -119,13 +119,10 @@ export async function createAccount(db: Db, input: NewAccount, now: Date): Promi
     credits_used: 0,
     webhook_secret: null,
   };
-  const existing = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where('slug', '=', input.slug)
-    .executeTakeFirst();
-  if (existing !== undefined) throw new WebcapError('conflict', `account slug ${input.slug} is taken`);
-  await db.insertInto('accounts').values(row).execute();
+  await unlessTaken(
+    () => db.insertInto('accounts').values(row).execute(),
+    `account slug ${input.slug} is taken`,
+  );
   return fromAccountRow(row);
 }
 

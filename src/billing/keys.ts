@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { invalidParam, WebcapError } from '../errors.js';
-import type { Db } from '../store/db.js';
+import { type Db, unlessTaken } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { ApiKeysTable } from '../store/schema.js';
 import { type Account, fromAccountRow, getAccountBySlug } from './accounts.js';
@@ -158,13 +158,7 @@ export async function createKey(
     created_at: stamp,
     updated_at: stamp,
   };
-  const clash = await db
-    .selectFrom('api_keys')
-    .select('id')
-    .where('key_hash', '=', row.key_hash)
-    .executeTakeFirst();
-  if (clash !== undefined) throw new WebcapError('conflict', 'that key is already in use');
-  await db.insertInto('api_keys').values(row).execute();
+  await unlessTaken(() => db.insertInto('api_keys').values(row).execute(), 'that key is already in use');
   return { key: fromKeyRow(row), plaintext };
 }
 

@@ -241,6 +241,27 @@ class GuardedClient implements PostgresPoolClient {
   }
 }
 
+/** True when a write failed on a unique constraint (PostgreSQL 23505, SQLite's UNIQUE and PRIMARY KEY). */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Runs a write of a value that must be unique (an account's slug, a key's hash): when another
+ * writer stored the same value first, the write's unique violation is `conflict` (409) with
+ * `detail`. The one place that turns a unique violation into a conflict: a check before the write
+ * cannot, since two creates can both pass it.
+ */
+export async function unlessTaken<T>(write: () => Promise<T>, detail: string): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new WebcapError('conflict', detail, { cause: error });
+    throw error;
+  }
+}
+
 /** True when the database answers a trivial query. */
 export async function isReachable(db: Db): Promise<boolean> {
   try {
