@@ -24,9 +24,12 @@ describe('loadConfig', () => {
       blobMemoryCacheBytes: 64 * 1_048_576,
       databaseConnectTimeoutMs: 5000,
       databaseQueryTimeoutMs: 10_000,
+      sqliteBusyTimeoutMs: 5000,
       redisCommandTimeoutMs: 1000,
     });
     expect(Object.isFrozen(config)).toBe(true);
+    expect(loadConfig({ SQLITE_BUSY_TIMEOUT_MS: '0' }).sqliteBusyTimeoutMs).toBe(0);
+    expect(() => loadConfig({ SQLITE_BUSY_TIMEOUT_MS: '600001' })).toThrow(/SQLITE_BUSY_TIMEOUT_MS/);
     expect(loadConfig({ KEY_CACHE_TTL_MS: '0' }).keyCacheTtlMs).toBe(0);
   });
 

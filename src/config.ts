@@ -38,6 +38,8 @@ export interface Config {
   readonly databaseConnectTimeoutMs: number;
   /** PostgreSQL: longest wait for the answer to one query; the connection is dropped past it. */
   readonly databaseQueryTimeoutMs: number;
+  /** SQLite: longest wait for a write lock another process holds (waited off the event loop); 503 past it. */
+  readonly sqliteBusyTimeoutMs: number;
   /** Bearer token of the admin HTTP API; null turns the admin API off. */
   readonly adminToken: string | null;
   /** Bearer token of GET /metrics (Prometheus); null turns /metrics off. */
@@ -421,6 +423,7 @@ export function loadConfig(env: Env): Config {
     database,
     databaseConnectTimeoutMs: read(env, integer('DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000)),
     databaseQueryTimeoutMs: read(env, integer('DATABASE_QUERY_TIMEOUT_MS', 10_000, 100, 3_600_000)),
+    sqliteBusyTimeoutMs: read(env, integer('SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000)),
     adminToken: read(
       env,
       text('WEBCAP_ADMIN_TOKEN', null, /^\S{16,}$/, 'at least 16 characters without spaces'),

@@ -68,6 +68,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const store = await openStore(config.database, {
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     queryTimeoutMs: config.databaseQueryTimeoutMs,
+    sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
     logger,
   });
   const redis =

@@ -98,7 +98,8 @@ function action<A extends unknown[]>(
     const print: Print = (value, human) => {
       process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human}\n`);
     };
-    const store = await openStore(config().database);
+    const { database, sqliteBusyTimeoutMs } = config();
+    const store = await openStore(database, { sqliteBusyTimeoutMs });
     try {
       await run(store.db, print, ...args);
     } finally {

@@ -8,7 +8,6 @@ import {
   type PostgresPool,
   type PostgresPoolClient,
   type PostgresQueryResult,
-  SqliteDialect,
   sql,
 } from 'kysely';
 import pg from 'pg';
@@ -17,6 +16,7 @@ import type { DatabaseConfig } from '../config.js';
 import { WebcapError } from '../errors.js';
 import { migrationProvider } from './migrations.js';
 import type { DatabaseSchema } from './schema.js';
+import { WaitingSqliteDialect } from './sqlite-busy.js';
 import { reusingStatements } from './sqlite-statements.js';
 
 export type Db = Kysely<DatabaseSchema>;
@@ -31,15 +31,17 @@ export interface Store {
 // Counts from PostgreSQL (SUM, COUNT, int8) arrive as strings; they always fit a JS number here.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-function sqliteDialect(file: string): SqliteDialect {
+function sqliteDialect(file: string, busyTimeoutMs: number): WaitingSqliteDialect {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new SqliteDatabase(file);
-  // WAL lets the CLI write while a server reads; busy_timeout makes writers queue instead of failing.
+  // WAL lets the CLI write while a server reads. A writer that finds the lock taken by another
+  // process waits for it in WaitingSqliteDialect, off the event loop: sqlite3's own busy wait
+  // (busy_timeout) would block the whole process meanwhile.
   database.pragma('journal_mode = WAL');
-  database.pragma('busy_timeout = 5000');
+  database.pragma('busy_timeout = 0');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  return new SqliteDialect({ database: reusingStatements(database) });
+  return new WaitingSqliteDialect({ database: reusingStatements(database) }, busyTimeoutMs);
 }
 
 /** How long PostgreSQL calls may wait, and where lost connections are reported. */
@@ -48,11 +50,14 @@ export interface StoreOptions {
   readonly connectTimeoutMs?: number;
   /** Longest wait for the answer to one query (migrations excepted). */
   readonly queryTimeoutMs?: number;
+  /** SQLite: longest wait of a statement for a write lock another process holds; past it, 503. */
+  readonly sqliteBusyTimeoutMs?: number;
   readonly logger?: Pick<Logger, 'warn'>;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
+const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
 /** What a caller is told to wait before retrying a call the database could not serve. */
 const UNREACHABLE_RETRY_AFTER_SECONDS = 5;
 
@@ -121,7 +126,7 @@ export async function openStore(config: DatabaseConfig, options: StoreOptions = 
   }
   const dialect =
     config.kind === 'sqlite'
-      ? sqliteDialect(config.file)
+      ? sqliteDialect(config.file, options.sqliteBusyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS)
       : new PostgresDialect({
           pool: new GuardedPool(
             postgresPool(config, options, {
