@@ -295,6 +295,22 @@ describe('memory cache in front of a store', () => {
     expect(reads).toEqual(['b', 'f']);
   });
 
+  it('holds no more memory than it counts: a view into a larger buffer is kept as a copy of its own', async () => {
+    const { cached } = counted(1000);
+    const large = new Uint8Array(new ArrayBuffer(1_048_576), 4096, 100).fill(7);
+    // A short Buffer.from is a slice of Node's shared 8 KB pool.
+    const pooled = Buffer.from('pooled');
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
+    await cached.put('large', large, { contentType: 'x/y' });
+    await cached.put('pooled', pooled, { contentType: 'x/y' });
+    const kept = await cached.get('large');
+    expect(kept?.bytes.buffer.byteLength).toBe(100);
+    expect(kept?.bytes.every((byte) => byte === 7)).toBe(true);
+    const keptPooled = await cached.get('pooled');
+    expect(keptPooled?.bytes.buffer.byteLength).toBe(6);
+    expect(keptPooled?.bytes.toString()).toBe('pooled');
+  });
+
   it('lets a kept copy expire with the stored blob', async () => {
     const { cached, reads, setNow } = counted(1000);
     await cached.put('k', Buffer.from('v'), { contentType: 'x/y', expiresAt: new Date(T0.getTime() + 1000) });

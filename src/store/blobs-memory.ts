@@ -1,13 +1,24 @@
 import type { Clock } from '../clock.js';
 import type { BlobStore, PutBlobOptions, StoredBlob } from './blobs.js';
 
+/** The bytes in a buffer of their own: the view itself when it spans its whole buffer, else a copy. */
+function owned(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  // allocUnsafeSlow: never a slice of the shared pool, which is what is being avoided.
+  const copy = Buffer.allocUnsafeSlow(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
+}
+
 /**
  * A blob store with the blobs it last read or wrote kept in memory, up to `maxBytes` in all, so
  * that a cache hit or a hosted file fetched again costs no file read or S3 round trip. Blobs under
  * a key are only replaced once they have expired (a cache entry is re-rendered after its expiry,
  * hosted file ids are never reused), and a kept copy expires when the stored one does, so a copy
  * never answers differently from the store. The least recently used copies go first; a blob
- * larger than a quarter of the budget is not kept.
+ * larger than a quarter of the budget is not kept. The budget counts the memory the copies hold:
+ * a blob that is a view into a larger buffer (a slice of Node's shared pool, a body read into a
+ * bigger allocation) is kept as a copy of its own, or the whole buffer would stay alive uncounted.
  */
 export class MemoryCachedBlobStore implements BlobStore {
   private readonly kept = new Map<string, StoredBlob>();
@@ -66,7 +77,7 @@ export class MemoryCachedBlobStore implements BlobStore {
   private keep(key: string, blob: StoredBlob): void {
     this.drop(key);
     if (blob.bytes.length > this.maxBytes / 4) return;
-    this.kept.set(key, blob);
+    this.kept.set(key, { ...blob, bytes: owned(blob.bytes) });
     this.keptBytes += blob.bytes.length;
     for (const [oldest, copy] of this.kept) {
       if (this.keptBytes <= this.maxBytes) break;
