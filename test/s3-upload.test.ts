@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type UploadOptions, uploadToCallerBucket } from '../src/engines/capture/s3-upload.js';
 import { WebcapError } from '../src/errors.js';
 import { errorResponse } from '../src/http/errors.js';
+import { type RawAnswer, rawResponse, startRawEndpoint } from './helpers/raw-endpoint.js';
 import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.js';
 
 const BUCKET = 'caller-bucket';
@@ -196,24 +197,75 @@ describe('upload to the caller bucket: errors', () => {
     });
   });
 
-  it('is a timeout when the storage does not answer within timeoutMs', async () => {
-    const sockets: net.Socket[] = [];
-    const silent = net.createServer((socket) => sockets.push(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const { port } = silent.address() as net.AddressInfo;
-    const started = Date.now();
+  it('is 400 saying the deadline when the storage reads the request and never answers', async () => {
+    const silent = await startRawEndpoint('stall');
     try {
-      const params = callerParams({ storage_endpoint: `http://127.0.0.1:${port}` });
-      const error = await uploadToCallerBucket(params, PNG, 'image/png', {
-        ...plainAgents(),
-        timeoutMs: 300,
-      }).catch((caught: unknown) => caught);
-      expect(error).toMatchObject({ code: 'timeout', detail: 's3 upload took longer than 300 ms' });
-      expect(Date.now() - started).toBeLessThan(5000);
-      expect(sockets.length).toBeGreaterThan(0);
+      const params = callerParams({ storage_endpoint: silent.endpoint });
+      const options = { ...plainAgents(), timeoutMs: 300 };
+      expect(await failure(uploadToCallerBucket(params, PNG, 'image/png', options))).toEqual({
+        status: 400,
+        error: 'Bad Request: s3 upload failed (storage endpoint did not answer within 300 ms)',
+      });
+      expect(silent.requests()).toBe(1);
     } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
+      await silent.close();
+    }
+  }, 30_000);
+
+  // What endpoints that are not S3 (or not well) answer; the SDK fails to parse most of these.
+  it.each<[string, RawAnswer, string]>([
+    [
+      'a 404 in text/plain',
+      rawResponse('404 Not Found', { 'Content-Type': 'text/plain' }, 'Not Found'),
+      'storage endpoint answered HTTP 404',
+    ],
+    [
+      'a 400 in JSON',
+      rawResponse('400 Bad Request', { 'Content-Type': 'application/json' }, '{"error":"bad bucket"}'),
+      'storage endpoint answered HTTP 400',
+    ],
+    [
+      'a 500 in HTML',
+      rawResponse('500 Internal Server Error', { 'Content-Type': 'text/html' }, '<h1>oops</h1>'),
+      'storage endpoint answered HTTP 500',
+    ],
+    ['an empty 403', rawResponse('403 Forbidden', {}), 'storage endpoint answered HTTP 403'],
+    [
+      'a redirect',
+      rawResponse('301 Moved Permanently', { Location: 'http://127.0.0.1:1/elsewhere' }),
+      'storage endpoint answered HTTP 301',
+    ],
+    [
+      'S3 XML cut short',
+      rawResponse('400 Bad Request', { 'Content-Type': 'application/xml' }, '<Error><Code>Inval'),
+      'storage endpoint answered HTTP 400',
+    ],
+    [
+      'an S3 error of its own',
+      rawResponse(
+        '503 Slow Down',
+        { 'Content-Type': 'application/xml' },
+        '<Error><Code>SlowDown</Code><Message>Reduce your request rate.</Message></Error>',
+      ),
+      'SlowDown',
+    ],
+    [
+      'garbage bytes, then a close',
+      { bytes: Buffer.from([0x00, 0xff, 0x13, 0x37, 0x0d, 0x0a, 0x0d, 0x0a]) },
+      'storage endpoint did not answer in HTTP',
+    ],
+    ['a reset connection', 'reset', 'storage endpoint unreachable: ECONNRESET'],
+  ])('is 400 s3 upload failed for %s', async (_name, answer, why) => {
+    const endpoint = await startRawEndpoint(answer);
+    try {
+      const params = callerParams({ storage_endpoint: endpoint.endpoint });
+      expect(await failure(uploadToCallerBucket(params, PNG, 'image/png', plainAgents()))).toEqual({
+        status: 400,
+        error: `Bad Request: s3 upload failed (${why})`,
+      });
+      expect(endpoint.requests()).toBe(1);
+    } finally {
+      await endpoint.close();
     }
   });
 

@@ -161,30 +161,46 @@ export function objectUrl(target: CallerBucket, key: string): string {
 const S3_CODE = /^[A-Za-z0-9._-]{1,64}$/;
 // Node's network errors carry a code such as ECONNREFUSED or ERR_TLS_CERT_ALTNAME_INVALID.
 const NET_CODE = /^[A-Z][A-Z0-9_]{2,63}$/;
+// The SDK's name for an error answer it could not read a code from (an empty or non-XML body).
+const NO_S3_CODE = 'Unknown';
+
+/** The HTTP status the storage endpoint answered with, when the failure is about an answer. */
+function answeredStatus(error: unknown): number | null {
+  const status = (error as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
+  return typeof status === 'number' && Number.isInteger(status) ? status : null;
+}
+
+/**
+ * Why an upload failed, in words the caller can act on. The endpoint is the caller's choice and
+ * may answer anything (text, JSON, HTML, nothing, bytes that are not HTTP), so every failure is
+ * the caller's storage's and maps to the documented 400, never to our 500.
+ */
+function uploadFailure(error: unknown, deadline: AbortSignal, timeoutMs: number): string {
+  if (deadline.aborted) return `storage endpoint did not answer within ${timeoutMs} ms`;
+  if (error instanceof S3ServiceException && error.name !== NO_S3_CODE && S3_CODE.test(error.name)) {
+    return error.name;
+  }
+  // A body that is not S3's XML error document fails the SDK's parsing: a plain Error with the status.
+  const status = answeredStatus(error);
+  if (status !== null) return `storage endpoint answered HTTP ${status}`;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('HPE_')) return 'storage endpoint did not answer in HTTP';
+  if (typeof code === 'string' && NET_CODE.test(code)) return `storage endpoint unreachable: ${code}`;
+  return 'storage endpoint failed';
+}
 
 function uploadError(error: unknown, deadline: AbortSignal, timeoutMs: number): WebcapError {
   // The network guard refusing the endpoint's address surfaces here unchanged.
   if (error instanceof WebcapError) return error;
-  if (deadline.aborted) {
-    return new WebcapError('timeout', `s3 upload took longer than ${timeoutMs} ms`, { cause: error });
-  }
-  if (error instanceof S3ServiceException) {
-    const code = S3_CODE.test(error.name) ? error.name : 'UnknownError';
-    return new WebcapError('bad_request', `s3 upload failed (${code})`, { cause: error });
-  }
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && NET_CODE.test(code)) {
-    return new WebcapError('bad_request', `s3 upload failed (storage endpoint unreachable: ${code})`, {
-      cause: error,
-    });
-  }
-  return new WebcapError('internal', undefined, { cause: error });
+  return new WebcapError('bad_request', `s3 upload failed (${uploadFailure(error, deadline, timeoutMs)})`, {
+    cause: error,
+  });
 }
 
 /**
  * Uploads a capture to the caller's bucket and returns where it is. Every connection goes through
- * the given agents (the network guard); failures are WebcapErrors: 'bad_request' for the storage's
- * refusals and unreachable endpoints, 'timeout' past timeoutMs, the guard's own error when it refuses.
+ * the given agents (the network guard); failures are WebcapErrors: 'bad_request' for whatever the
+ * storage answers or fails to answer within timeoutMs, the guard's own error when it refuses.
  */
 export async function uploadToCallerBucket(
   params: CallerBucketParams,
