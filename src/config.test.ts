@@ -220,6 +220,8 @@ describe('loadConfig: blobs and hosted files', () => {
       BLOB_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
       BLOB_S3_SECRET_ACCESS_KEY: 'secret',
       BLOB_S3_PREFIX: 'prod/webcap',
+      BLOB_S3_TIMEOUT_MS: '3000',
+      BLOB_S3_MAX_ATTEMPTS: '4',
       FILE_URL_TTL_SECONDS: '3600',
       WEBCAP_SIGNING_SECRET: 's'.repeat(32),
     });
@@ -230,6 +232,8 @@ describe('loadConfig: blobs and hosted files', () => {
       region: 'eu-west-3',
       credentials: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret' },
       prefix: 'prod/webcap/',
+      timeoutMs: 3000,
+      maxAttempts: 4,
     });
     expect(config.fileUrlTtlSeconds).toBe(3600);
     expect(config.signingSecret).toBe('s'.repeat(32));
@@ -243,6 +247,8 @@ describe('loadConfig: blobs and hosted files', () => {
       region: 'us-east-1',
       credentials: null,
       prefix: '',
+      timeoutMs: 10_000,
+      maxAttempts: 2,
     });
   });
 
@@ -265,6 +271,9 @@ describe('loadConfig: blobs and hosted files', () => {
     ['FILE_URL_TTL_SECONDS', '59', 'FILE_URL_TTL_SECONDS must be an integer from 60 to 604800'],
     ['FILE_URL_TTL_SECONDS', '604801', 'FILE_URL_TTL_SECONDS must be an integer from 60 to 604800'],
     ['S3_UPLOAD_TIMEOUT_MS', '999', 'S3_UPLOAD_TIMEOUT_MS must be an integer from 1000 to 600000'],
+    ['BLOB_S3_TIMEOUT_MS', '99', 'BLOB_S3_TIMEOUT_MS must be an integer from 100 to 600000'],
+    ['BLOB_S3_MAX_ATTEMPTS', '0', 'BLOB_S3_MAX_ATTEMPTS must be an integer from 1 to 10'],
+    ['BLOB_S3_MAX_ATTEMPTS', '11', 'BLOB_S3_MAX_ATTEMPTS must be an integer from 1 to 10'],
     [
       'WEBCAP_SIGNING_SECRET',
       'too-short',

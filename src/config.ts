@@ -22,6 +22,10 @@ export type BlobStoreConfig =
       readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
       /** Prepended to every key: empty, or ending in '/'. */
       readonly prefix: string;
+      /** Deadline of each attempt: connecting, sending, the answer, and any pause while its body arrives. */
+      readonly timeoutMs: number;
+      /** Attempts per operation: a timeout, a lost connection, a 5xx or throttling is retried up to this. */
+      readonly maxAttempts: number;
     };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -278,6 +282,8 @@ function blobStoreConfig(env: Env, dataDir: string): BlobStoreConfig {
   if (accessKeyId !== null && secretAccessKey === null) {
     throw new ConfigError('BLOB_S3_SECRET_ACCESS_KEY', 'set together with BLOB_S3_ACCESS_KEY_ID', '');
   }
+  const timeoutMs = read(env, integer('BLOB_S3_TIMEOUT_MS', 10_000, 100, 600_000));
+  const maxAttempts = read(env, integer('BLOB_S3_MAX_ATTEMPTS', 2, 1, 10));
   if (bucket === null) return { kind: 'fs', dir: path.join(dataDir, 'blobs') };
   return {
     kind: 's3',
@@ -286,6 +292,8 @@ function blobStoreConfig(env: Env, dataDir: string): BlobStoreConfig {
     region,
     credentials: accessKeyId === null || secretAccessKey === null ? null : { accessKeyId, secretAccessKey },
     prefix: prefix ? `${prefix.replace(/\/$/, '')}/` : '',
+    timeoutMs,
+    maxAttempts,
   };
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { FsBlobStore } from '../src/store/blobs-fs.js';
 import { MemoryCachedBlobStore } from '../src/store/blobs-memory.js';
 import { S3BlobStore, type S3BlobStoreConfig } from '../src/store/blobs-s3.js';
 import { tempDir } from './helpers/databases.js';
+import { type RawEndpoint, startRawEndpoint } from './helpers/raw-endpoint.js';
 import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.js';
 
 const T0 = new Date('2030-01-01T00:00:00.000Z');
@@ -30,6 +32,8 @@ function s3Config(prefix: string): S3BlobStoreConfig {
     region: 'us-east-1',
     credentials: S3RVER_CREDENTIALS,
     prefix,
+    timeoutMs: 10_000,
+    maxAttempts: 2,
   };
 }
 
@@ -373,4 +377,84 @@ describe('S3 store', () => {
     await mine.close();
     await other.close();
   });
+});
+
+describe('S3 store: a bucket that stalls', () => {
+  const stalledConfig = (endpoint: string): S3BlobStoreConfig => ({
+    ...s3Config('stalled/'),
+    endpoint,
+    timeoutMs: 300,
+    maxAttempts: 2,
+  });
+  let silent: RawEndpoint;
+  beforeAll(async () => {
+    silent = await startRawEndpoint('stall');
+  });
+  afterAll(async () => {
+    await silent.close();
+  });
+
+  it('fails each operation, after one retry, when the bucket reads requests and never answers', async () => {
+    const store = new S3BlobStore(stalledConfig(silent.endpoint), () => T0);
+    const operations: [string, () => Promise<unknown>][] = [
+      ['put', () => store.put('files/a.png', Buffer.from('png'), { contentType: 'image/png' })],
+      ['get', () => store.get('files/a.png')],
+      ['delete', () => store.delete('files/a.png')],
+    ];
+    for (const [name, operation] of operations) {
+      const before = silent.requests();
+      await expect(operation(), name).rejects.toMatchObject({ name: 'TimeoutError' });
+      expect(silent.requests() - before, name).toBe(2);
+    }
+    await store.close();
+  }, 60_000);
+
+  it('fails a read whose body stops arriving', async () => {
+    // The headers promise 100 bytes; 10 arrive, then nothing.
+    const truncated = await startRawEndpoint({
+      bytes: `HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 100\r\n\r\n${'x'.repeat(10)}`,
+      hold: true,
+    });
+    const store = new S3BlobStore(stalledConfig(truncated.endpoint), () => T0);
+    try {
+      await expect(store.get('files/a.png')).rejects.toMatchObject({ name: 'TimeoutError' });
+    } finally {
+      await store.close();
+      await truncated.close();
+    }
+  }, 60_000);
+
+  it('retries on a fresh connection, so one stalled connection does not fail the operation', async () => {
+    // The first connection is read and never answered; later ones go through to s3rver.
+    const target = new URL(s3.endpoint);
+    let connections = 0;
+    const sockets = new Set<net.Socket>();
+    const flaky = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      connections += 1;
+      if (connections === 1) {
+        socket.resume();
+        return;
+      }
+      const upstream = net.connect(Number(target.port), target.hostname);
+      upstream.on('error', () => socket.destroy());
+      socket.pipe(upstream).pipe(socket);
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const store = new S3BlobStore(
+      // A deadline s3rver meets on a loaded machine; only the stalled attempt runs into it.
+      { ...stalledConfig(`http://127.0.0.1:${(flaky.address() as AddressInfo).port}`), timeoutMs: 5000 },
+      () => T0,
+    );
+    try {
+      await store.put('files/retried.png', Buffer.from('png'), { contentType: 'image/png' });
+      expect(connections).toBe(2);
+      expect((await store.get('files/retried.png'))?.bytes.toString()).toBe('png');
+    } finally {
+      await store.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => flaky.close(resolve));
+    }
+  }, 60_000);
 });

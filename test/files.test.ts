@@ -54,6 +54,8 @@ const STORES: [string, (clock: () => Date) => BlobStore][] = [
           region: 'us-east-1',
           credentials: S3RVER_CREDENTIALS,
           prefix: `run${++stores}/`,
+          timeoutMs: 10_000,
+          maxAttempts: 2,
         },
         clock,
       ),

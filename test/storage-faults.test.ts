@@ -4,6 +4,7 @@ import { type FixtureServer, startFixtureServer } from './helpers/chromium.js';
 import { type RawAnswer, rawResponse, startRawEndpoint } from './helpers/raw-endpoint.js';
 import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.js';
+import { startTcpForwarder, type TcpForwarder } from './helpers/tcp-forwarder.js';
 
 /*
  * Storage that misbehaves, through HTTP: the caller's own bucket endpoint (s3_url=true) answering
@@ -123,4 +124,78 @@ describe('capture with s3_url=true to a storage endpoint that is not S3, or stal
     },
     60_000,
   );
+});
+
+describe('the S3 blob store stalling: every operation has a deadline', () => {
+  let site: FixtureServer;
+  let s3: TestS3;
+  let forwarder: TcpForwarder;
+  let t: TestRuntime;
+  let calls: ReturnType<typeof caller>;
+
+  beforeAll(async () => {
+    site = await startFixtureServer();
+    s3 = await startS3rver(['blobs']);
+    const endpoint = new URL(s3.endpoint);
+    forwarder = await startTcpForwarder(endpoint.hostname, Number(endpoint.port));
+    t = await startTestRuntime('sqlite', {
+      env: {
+        BLOB_S3_BUCKET: 'blobs',
+        BLOB_S3_ENDPOINT: forwarder.via(s3.endpoint),
+        BLOB_S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+        BLOB_S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+        // A deadline s3rver meets on a loaded machine; only a stalled bucket runs into it.
+        BLOB_S3_TIMEOUT_MS: '2000',
+        BLOB_S3_MAX_ATTEMPTS: '2',
+        // Every read goes to the bucket, so that its stall shows.
+        BLOB_MEMORY_CACHE_MB: '0',
+        WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`,
+        NAVIGATION_TIMEOUT_MS: '10000',
+      },
+    });
+    calls = caller(t, site, await newAccountKey(t, 'blobstall', 1000));
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await forwarder?.close();
+    await s3?.close();
+    await site?.close();
+  });
+
+  it('answers 503 unbilled for hosted answers and files, and treats the cache as a miss', async () => {
+    const cached = await calls.capture('/capture.html?before', { cache: 'true' });
+    expect(cached.headers['x-webcap-cache']).toBe('miss');
+    const hosted = await calls.capture('/capture.html?before', { response_type: 'json' });
+    expect(hosted.statusCode).toBe(200);
+    const link = new URL((hosted.json() as { screenshot_url: string }).screenshot_url);
+    const file = () => calls.get(`${link.pathname}${link.search}`);
+    expect((await file()).statusCode).toBe(200);
+    const before = await calls.used();
+
+    forwarder.stall();
+    const unavailable = {
+      status: 503,
+      body: { error: 'Service Unavailable: file storage failed' },
+      retryAfter: '5',
+    };
+    expect(answer(await calls.capture('/capture.html?during', { response_type: 'json' }))).toEqual(
+      unavailable,
+    );
+    expect(answer(await calls.capture('/capture.html?during', { response_type: 'base64' }))).toEqual(
+      unavailable,
+    );
+    expect(answer(await file())).toEqual(unavailable);
+    expect(await calls.used()).toBe(before);
+    // The cached entry cannot be read (a miss) nor the new one kept (skipped): the capture, billed.
+    const uncached = await calls.capture('/capture.html?before', { cache: 'true' });
+    expect(uncached.statusCode).toBe(200);
+    expect(uncached.headers['x-webcap-cache']).toBe('miss');
+    expect(uncached.headers['content-type']).toBe('image/png');
+    expect(await calls.used()).toBe(before + 1);
+
+    forwarder.restore();
+    expect((await file()).statusCode).toBe(200);
+    expect((await calls.capture('/capture.html?after', { response_type: 'json' })).statusCode).toBe(200);
+    expect(await calls.used()).toBe(before + 2);
+  }, 180_000);
 });

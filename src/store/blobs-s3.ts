@@ -6,6 +6,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Clock } from '../clock.js';
 import type { BlobStoreConfig } from '../config.js';
 import {
@@ -24,7 +25,8 @@ const SWEEP_CONCURRENCY = 8;
 /**
  * Blobs as objects of an S3-compatible bucket, under the configured prefix. The expiry is object
  * metadata, so a sweep lists the prefix and reads each object's head; a lifecycle rule on the
- * bucket (e.g. on `<prefix>files/`) can do the same job server-side.
+ * bucket (e.g. on `<prefix>files/`) can do the same job server-side. Every request has a deadline
+ * and a bounded number of attempts, so a bucket that stalls fails an operation instead of hanging it.
  */
 export class S3BlobStore implements BlobStore {
   private readonly client: S3Client;
@@ -43,6 +45,16 @@ export class S3BlobStore implements BlobStore {
       // S3-compatible services store framing and all (DESIGN.md §4).
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // The SDK's standard retries (timeouts, lost connections, 5xx, throttling, with backoff), bounded.
+      maxAttempts: config.maxAttempts,
+      requestHandler: new NodeHttpHandler({
+        connectionTimeout: config.timeoutMs,
+        // Until the answer's headers, sending included; without throwOnRequestTimeout it only warns.
+        requestTimeout: config.timeoutMs,
+        throwOnRequestTimeout: true,
+        // A pause while a body streams in (a GET's), which the request timeout no longer covers.
+        socketTimeout: config.timeoutMs,
+      }),
     });
   }
 
