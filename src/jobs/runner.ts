@@ -51,6 +51,24 @@ function resultKey(jobId: string): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A job's waits for capacity: the first, doubling up to the error's Retry-After, never longer than the last. */
+const FIRST_CAPACITY_WAIT_MS = 250;
+const LONGEST_CAPACITY_WAIT_MS = 5000;
+
+/**
+ * How long the job waits before trying again, when its call failed for want of capacity: a 503
+ * with Retry-After (every browser busy and the render queue full, the extractor processes busy,
+ * the database or the file store briefly unreachable), which tells a synchronous caller to come
+ * back later. Undefined for every other failure, which ends the job.
+ */
+function capacityWaitMs(error: unknown, previousMs: number): number | undefined {
+  if (!(error instanceof WebcapError) || error.code !== 'unavailable') return undefined;
+  const retryAfterSeconds = error.options.retryAfterSeconds;
+  if (retryAfterSeconds === undefined) return undefined;
+  const doubled = previousMs === 0 ? FIRST_CAPACITY_WAIT_MS : previousMs * 2;
+  return Math.min(doubled, retryAfterSeconds * 1000, LONGEST_CAPACITY_WAIT_MS);
+}
+
 /**
  * Runs jobs: claims one in the database, runs its call through the same path as a synchronous
  * call (the unit reserved at submission is held, not drawn again), keeps its lease alive, stores
@@ -81,7 +99,7 @@ export class JobRunner {
     let end: JobEnd;
     try {
       const stored = this.deps.sealer.open<StoredCall>(job.params);
-      const body = await this.withinTimeout(this.execute(job, stored.spec));
+      const body = await this.attempt(job, stored.spec);
       const key = resultKey(job.id);
       await this.deps.blobs.put(key, body, {
         contentType: 'application/json',
@@ -126,6 +144,28 @@ export class JobRunner {
       await sleep(Math.max(0, wait) + 50);
     }
     return undefined;
+  }
+
+  /**
+   * Runs the call, each try within JOB_TIMEOUT_MS. A try that finds the service out of capacity
+   * (capacityWaitMs) is not the job's failure: the job waits, yielding, and tries again while its
+   * queue deadline (created_at + JOB_QUEUE_TIMEOUT_MS, its `expires_at` until it ends) allows,
+   * within the same run: the same attempt, the same held unit.
+   */
+  private async attempt(job: JobRow, spec: CallSpec): Promise<Buffer> {
+    const { clock, logger } = this.deps;
+    const deadline = Date.parse(job.expires_at);
+    for (let waitMs = 0; ; ) {
+      try {
+        return await this.withinTimeout(this.execute(job, spec));
+      } catch (error) {
+        const next = capacityWaitMs(error, waitMs);
+        if (next === undefined || clock().getTime() + next > deadline) throw error;
+        waitMs = next;
+        logger.debug({ job: job.id, waitMs, reason: (error as Error).message }, 'job waits for capacity');
+        await sleep(waitMs);
+      }
+    }
   }
 
   private async execute(job: JobRow, spec: CallSpec): Promise<Buffer> {
