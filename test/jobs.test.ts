@@ -4,7 +4,7 @@ import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/billing/accounts.js';
-import { createKey } from '../src/billing/keys.js';
+import { createKey, updateKey } from '../src/billing/keys.js';
 import {
   closedPort,
   startCanary,
@@ -543,6 +543,106 @@ describe('async jobs (in-process queue)', () => {
       } finally {
         offsetMs = 0;
       }
+    });
+  });
+
+  describe("a job runs on its submitter's authority", () => {
+    const admin = (method: 'PATCH' | 'POST', url: string, payload?: Json) =>
+      inject({ method, url, payload, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+
+    /** A new account with two keys; returns the keys' plaintexts and ids. */
+    async function twoKeys(slug: string) {
+      const { db } = t.runtime.store;
+      await createAccount(db, { name: slug, slug, monthlyQuota: 100 }, new Date());
+      const first = await createKey(db, { accountSlug: slug }, new Date());
+      const second = await createKey(db, { accountSlug: slug }, new Date());
+      return { first: first.plaintext, firstId: first.key.id, second: second.plaintext };
+    }
+
+    const submitAs = async (as: string, path = '/page') => {
+      const res = await inject({
+        url: '/v1/website/crawler',
+        query: { is_async: 'true', query: page(path) },
+        headers: { 'x-api-key': as },
+      });
+      expect(res.statusCode).toBe(202);
+      return res.json().job_id as string;
+    };
+
+    it("revoking a key cancels its queued jobs and releases their units; a running one finishes, billed; the account's other key polls them", async () => {
+      const { first, firstId, second } = await twoKeys('revoked');
+      const before = slowRelease.length;
+      const running = await submitAs(first, '/hold');
+      await waitFor(
+        async () => slowRelease.length,
+        (n) => n > before,
+      );
+      const queued = await submitAs(first);
+      expect(await reservationsOf('revoked')).toEqual({ reserved: 2, committed: 0, released: 0 });
+
+      expect((await admin('POST', `/admin/v1/keys/${firstId}/revoke`)).statusCode).toBe(200);
+      // Cancelled by the revocation itself, before any worker looks at it.
+      const record = await poll(queued, undefined, second);
+      expect(record).toMatchObject({
+        status: 'failed',
+        started_at: null,
+        error: {
+          status: 401,
+          error:
+            'Invalid API Key: the key that submitted the job was revoked or deactivated; the job did not run',
+        },
+      });
+      expect(await reservationsOf('revoked')).toEqual({ reserved: 1, committed: 0, released: 1 });
+      // The revoked key itself can poll nothing.
+      const refused = await inject({ url: `/jobs/${queued}`, headers: { 'x-api-key': first } });
+      expect(refused.statusCode).toBe(401);
+
+      for (const release of slowRelease.splice(0)) release();
+      expect((await poll(running, undefined, second)).status).toBe('completed');
+      expect(await reservationsOf('revoked')).toEqual({ reserved: 0, committed: 1, released: 1 });
+    });
+
+    it('deactivating an account cancels its queued jobs; reactivated, it sees why they failed', async () => {
+      const { first } = await twoKeys('deactivated');
+      const holder = await occupy();
+      const queued = await submitAs(first);
+      expect((await admin('PATCH', '/admin/v1/accounts/deactivated', { active: false })).statusCode).toBe(
+        200,
+      );
+      expect(await reservationsOf('deactivated')).toEqual({ reserved: 0, committed: 0, released: 1 });
+      const refused = await inject({ url: `/jobs/${queued}`, headers: { 'x-api-key': first } });
+      expect(refused.statusCode).toBe(403);
+
+      await holder.release();
+      expect((await admin('PATCH', '/admin/v1/accounts/deactivated', { active: true })).statusCode).toBe(200);
+      expect(await poll(queued, undefined, first)).toMatchObject({
+        status: 'failed',
+        started_at: null,
+        error: { status: 403, error: 'Forbidden: the account was deactivated; the job did not run' },
+      });
+      expect(await reservationsOf('deactivated')).toEqual({ reserved: 0, committed: 0, released: 1 });
+    });
+
+    it('a key withdrawn without the admin API (deactivated in the database) is checked when the job starts', async () => {
+      const { first, firstId, second } = await twoKeys('checked');
+      const holder = await occupy();
+      const queued = await submitAs(first);
+      await updateKey(t.runtime.store.db, firstId, { active: false }, new Date());
+      await holder.release();
+      expect(await poll(queued, undefined, second)).toMatchObject({
+        status: 'failed',
+        error: {
+          status: 401,
+          error:
+            'Invalid API Key: the key that submitted the job was revoked or deactivated; the job did not run',
+        },
+      });
+      expect(await reservationsOf('checked')).toEqual({ reserved: 0, committed: 0, released: 1 });
+      // The request log (written in batches) records the job's end as its 401, unbilled.
+      await waitFor(
+        () => logRows('/v1/website/crawler'),
+        (rows) => rows.some((row) => row.status === 401 && row.billed === 0),
+      );
     });
   });
 

@@ -9,6 +9,7 @@ import {
 import { addPack, grantCredits, listLedger, listPacks, packJson } from '../billing/balances.js';
 import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../billing/keys.js';
 import type { Config } from '../config.js';
+import { cancelWithdrawnJobs } from '../jobs/authority.js';
 import { rotateWebhookSecret, webhookSecret } from '../jobs/webhook-secret.js';
 import { type Db, openStore } from '../store/db.js';
 
@@ -200,6 +201,7 @@ export function adminCommand(config: () => Config): Command {
     .option('--json', 'print JSON')
     .action(
       action(config, async (db, print, slug: string, opts: AccountOptions) => {
+        const now = new Date();
         const account = await updateAccount(
           db,
           slug,
@@ -210,8 +212,12 @@ export function adminCommand(config: () => Config): Command {
             ...limitsOf(opts),
             billingAnchor: opts.billingAnchor,
           },
-          new Date(),
+          now,
         );
+        if (!account.active) {
+          const { retentionMs } = config().jobs;
+          await cancelWithdrawnJobs(db, { accountId: account.id }, 'account_inactive', now, retentionMs);
+        }
         const json = accountJson(account);
         print(json, `updated account ${describeAccount(json)}`);
       }),
@@ -271,6 +277,7 @@ export function adminCommand(config: () => Config): Command {
     .option('--json', 'print JSON')
     .action(
       action(config, async (db, print, id: string, opts: KeyOptions) => {
+        const now = new Date();
         const { key, accountSlug } = await updateKey(
           db,
           id,
@@ -281,8 +288,11 @@ export function adminCommand(config: () => Config): Command {
             expiresAt: cleared(opts.expires),
             quotas: quotasOf(opts),
           },
-          new Date(),
+          now,
         );
+        if (!key.active) {
+          await cancelWithdrawnJobs(db, { keyId: key.id }, 'inactive', now, config().jobs.retentionMs);
+        }
         const json = keyJson(key, accountSlug);
         print(json, `updated key ${describeKey(json)}`);
       }),
@@ -292,7 +302,9 @@ export function adminCommand(config: () => Config): Command {
     .option('--json', 'print JSON')
     .action(
       action(config, async (db, print, id: string) => {
-        const { key, accountSlug } = await revokeKey(db, id, new Date());
+        const now = new Date();
+        const { key, accountSlug } = await revokeKey(db, id, now);
+        await cancelWithdrawnJobs(db, { keyId: key.id }, 'inactive', now, config().jobs.retentionMs);
         const json = keyJson(key, accountSlug);
         print(json, `revoked key ${describeKey(json)}`);
       }),

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { getAccountBySlug } from '../billing/accounts.js';
-import { getKey } from '../billing/keys.js';
+import { checkKey, getKey } from '../billing/keys.js';
 import { type CallSpec, runCall } from '../calls/call-spec.js';
 import type { CallDeps } from '../calls/deps.js';
 import type { Caller } from '../calls/metering.js';
@@ -11,6 +11,7 @@ import { errorResponse } from '../http/errors.js';
 import type { RequestLog } from '../stats/request-log.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Db } from '../store/db.js';
+import { withdrawnError } from './authority.js';
 import { jobRecordJson } from './job-record.js';
 import {
   claimJob,
@@ -168,10 +169,13 @@ export class JobRunner {
     }
   }
 
+  /** Runs the call on the authority of the key that submitted it, as it stands now. */
   private async execute(job: JobRow, spec: CallSpec): Promise<Buffer> {
-    const { db } = this.deps;
+    const { db, clock } = this.deps;
     const { key, accountSlug } = await getKey(db, job.key_id);
     const account = await getAccountBySlug(db, accountSlug);
+    const verdict = checkKey({ key, account }, clock());
+    if (!verdict.ok) throw withdrawnError(verdict.reason);
     const caller: Caller = { account, key, unitHeld: true };
     return runCall(this.deps.calls, caller, spec);
   }

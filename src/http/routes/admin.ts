@@ -10,6 +10,7 @@ import {
 import { MAX_AMOUNT, MAX_RATE } from '../../billing/amounts.js';
 import { addPack, grantCredits, listLedger, listPacks, packJson } from '../../billing/balances.js';
 import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../../billing/keys.js';
+import { cancelWithdrawnJobs } from '../../jobs/authority.js';
 import { rotateWebhookSecret, webhookSecret } from '../../jobs/webhook-secret.js';
 import type { AppDeps } from '../app.js';
 import { bearerCheck } from '../bearer.js';
@@ -113,6 +114,7 @@ const CreditGrant = Type.Object(
 export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTypebox {
   const check = bearerCheck(token, 'admin token');
   const { db } = deps.store;
+  const { retentionMs } = deps.config.jobs;
   return async (app) => {
     app.addHook('onRequest', async (request) => {
       check(request);
@@ -202,6 +204,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       },
       async (request) => {
         const body = request.body;
+        const now = deps.clock();
         const account = await updateAccount(
           db,
           request.params.slug,
@@ -214,8 +217,11 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
             perMinute: body.per_minute,
             billingAnchor: body.billing_anchor,
           },
-          deps.clock(),
+          now,
         );
+        if (!account.active) {
+          await cancelWithdrawnJobs(db, { accountId: account.id }, 'account_inactive', now, retentionMs);
+        }
         return accountJson(account);
       },
     );
@@ -357,6 +363,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       },
       async (request) => {
         const body = request.body;
+        const now = deps.clock();
         const { key, accountSlug } = await updateKey(
           db,
           request.params.id,
@@ -367,8 +374,9 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
             expiresAt: body.expires,
             quotas: body.quotas,
           },
-          deps.clock(),
+          now,
         );
+        if (!key.active) await cancelWithdrawnJobs(db, { keyId: key.id }, 'inactive', now, retentionMs);
         return keyJson(key, accountSlug);
       },
     );
@@ -377,7 +385,9 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       '/keys/:id/revoke',
       { schema: { tags, security, params: KeyParams, response: { 200: KeyBody, ...failures } } },
       async (request) => {
-        const { key, accountSlug } = await revokeKey(db, request.params.id, deps.clock());
+        const now = deps.clock();
+        const { key, accountSlug } = await revokeKey(db, request.params.id, now);
+        await cancelWithdrawnJobs(db, { keyId: key.id }, 'inactive', now, retentionMs);
         return keyJson(key, accountSlug);
       },
     );
