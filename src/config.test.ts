@@ -92,6 +92,26 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ fetchMaxBytes: 2048, fetchHeadersTimeoutMs: 500, fetchTimeoutMs: 1500 });
   });
 
+  it('reads the deadlines for receiving a request and the per-client connection cap (off by default)', () => {
+    expect(loadConfig({})).toMatchObject({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      maxConnectionsPerClient: 0,
+    });
+    expect(
+      loadConfig({
+        REQUEST_TIMEOUT_MS: '5000',
+        HEADERS_TIMEOUT_MS: '2000',
+        MAX_CONNECTIONS_PER_CLIENT: '64',
+      }),
+    ).toMatchObject({ requestTimeoutMs: 5000, headersTimeoutMs: 2000, maxConnectionsPerClient: 64 });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(
+      'HEADERS_TIMEOUT_MS must be at most REQUEST_TIMEOUT_MS (5000) (got "6000")',
+    );
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '3600000' })).toThrow(ConfigError);
+  });
+
   it('reads the browser settings, with defaults that keep a small machine responsive', () => {
     expect(loadConfig({}).browser).toEqual({
       executablePath: '/usr/lib/chromium/chromium-headless-shell',

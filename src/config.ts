@@ -52,6 +52,12 @@ export interface Config {
   readonly bootstrapKey: string | null;
   readonly logLevel: LogLevel;
   readonly bodyLimitBytes: number;
+  /** Longest time to receive a whole request, headers and body (not to answer it): 408 past it. */
+  readonly requestTimeoutMs: number;
+  /** Longest time to receive a request's headers: 408 past it; at most requestTimeoutMs. */
+  readonly headersTimeoutMs: number;
+  /** Open connections one peer address may hold; 0: no cap (behind a reverse proxy, keep it so). */
+  readonly maxConnectionsPerClient: number;
   /** Base URL the service is reached at from outside, for links it hands out; null derives it per request. */
   readonly publicBaseUrl: string | null;
   /** Redis for the shared rate-limit store; null keeps limits in process memory. */
@@ -457,6 +463,9 @@ export function loadConfig(env: Env): Config {
       parse: (raw) => LOG_LEVELS.find((level) => level === raw),
     }),
     bodyLimitBytes: read(env, integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600)),
+    requestTimeoutMs: read(env, integer('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000)),
+    headersTimeoutMs: read(env, integer('HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000)),
+    maxConnectionsPerClient: read(env, integer('MAX_CONNECTIONS_PER_CLIENT', 0, 0, 1_000_000)),
     publicBaseUrl: read(env, httpUrl('PUBLIC_BASE_URL', ['http:', 'https:']))?.replace(/\/+$/, '') ?? null,
     redisUrl: read(env, httpUrl('REDIS_URL', ['redis:', 'rediss:'])),
     redisCommandTimeoutMs: read(env, integer('REDIS_COMMAND_TIMEOUT_MS', 1000, 10, 60_000)),
@@ -488,6 +497,13 @@ export function loadConfig(env: Env): Config {
     jobs: jobsConfig(env),
     analyzer: analyzerConfig(env),
   };
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    throw new ConfigError(
+      'HEADERS_TIMEOUT_MS',
+      `at most REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`,
+      String(config.headersTimeoutMs),
+    );
+  }
   if (config.redisUrl === null && config.jobs.concurrency === 0) {
     throw new ConfigError(
       'JOB_CONCURRENCY',

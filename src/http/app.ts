@@ -18,7 +18,9 @@ import type { RequestLog } from '../stats/request-log.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Store } from '../store/db.js';
 import { Audit } from './audit.js';
-import { authenticate } from './auth.js';
+import { authenticate, keyBeforeBody } from './auth.js';
+import { boundedBody } from './body-bounds.js';
+import { capConnectionsPerClient } from './connection-cap.js';
 import { clientError, frameworkError, registerErrorHandling } from './errors.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
@@ -78,6 +80,14 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.config.bodyLimitBytes,
+    // Deadlines for receiving a request, checked at least every second (Node checks every 30 s):
+    // a client that stops sending its headers or its body gets a 408 and its connection closed.
+    // Node stops the clock once the request has arrived, so a long call is never cut by it.
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: {
+      headersTimeout: deps.config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(deps.config.headersTimeoutMs / 4)),
+    },
     // Keep a caller's request id when it is a sane token, so logs can be joined across services.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -102,6 +112,9 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app);
+  if (deps.config.maxConnectionsPerClient > 0) {
+    capConnectionsPerClient(app.server, deps.config.maxConnectionsPerClient);
+  }
   app.decorateRequest('auth', null);
   app.decorateRequest('billed', false);
   app.decorate('metering', deps.calls.metering);
@@ -121,10 +134,23 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   // every request one access line, even when the client hangs up first.
   audit.register(app);
   // The one place where keys are checked: every route that sets config.auth goes through it,
-  // before validation, so a caller without a valid key learns nothing about the parameters.
+  // before validation, so a caller without a valid key learns nothing about the parameters; and
+  // before the body is read wherever the key is not in it, so that an unauthenticated body costs
+  // no parsing. Only a legacy key sent in the body waits for the (bounded) parse.
+  app.addHook('preParsing', async (request) => {
+    const generation = request.routeOptions.config.auth;
+    if (generation !== undefined && keyBeforeBody(request, generation)) {
+      request.auth = await authenticate(deps.keys, deps.clock, request, generation);
+    }
+  });
+  // Fastify reads no body for GET or HEAD; wrapping theirs would keep Node from discarding it.
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+    return boundedBody(payload, request.headers['content-type']) ?? undefined;
+  });
   app.addHook('preValidation', async (request) => {
     const generation = request.routeOptions.config.auth;
-    if (generation !== undefined) {
+    if (generation !== undefined && request.auth === null) {
       request.auth = await authenticate(deps.keys, deps.clock, request, generation);
     }
   });

@@ -36,18 +36,32 @@ function field(container: unknown, name: string): string | undefined {
 
 /**
  * The key a request presents (spec "Authentication"): v1 takes the header x-api-key or the
- * query x_api_key; the earlier endpoints take access_key in the query or body, or x-access-key.
- * Routes that serve both generations (job polling) take either.
+ * query x_api_key; the earlier endpoints take access_key in the query, x-access-key, or
+ * access_key in the body, in that order (the body last, so that a key outside it is known
+ * before the body is read). Routes that serve both generations (job polling) take either.
  */
-export function presentedKey(request: FastifyRequest, generation: ApiGeneration): string | undefined {
+export function presentedKey(
+  request: FastifyRequest,
+  generation: ApiGeneration,
+  body: unknown = request.body,
+): string | undefined {
   const v1 = () => firstString(request.headers['x-api-key']) ?? field(request.query, 'x_api_key');
   if (generation === 'v1') return v1();
-  if (generation === 'any') return v1() ?? presentedKey(request, 'legacy');
+  if (generation === 'any') return v1() ?? presentedKey(request, 'legacy', body);
   return (
     field(request.query, 'access_key') ??
-    field(request.body, 'access_key') ??
-    firstString(request.headers['x-access-key'])
+    firstString(request.headers['x-access-key']) ??
+    field(body, 'access_key')
   );
+}
+
+/**
+ * Whether the key that counts is known before the body is read: always on v1, whose key is
+ * never in the body, and on the other routes when a key is given in the query or a header,
+ * which the body's cannot override. Such a request is authenticated before its body is parsed.
+ */
+export function keyBeforeBody(request: FastifyRequest, generation: ApiGeneration): boolean {
+  return generation === 'v1' || presentedKey(request, generation, undefined) !== undefined;
 }
 
 const REJECTIONS = {
