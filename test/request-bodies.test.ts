@@ -131,6 +131,36 @@ describe('request bodies and connections at the HTTP edge', () => {
       expect((await send(port, 'GET', '/healthz', {})).status).toBe(200);
     });
 
+    it('on the earlier endpoints a key outside the body decides, whatever access_key the body holds', async () => {
+      // A 400 about the parameters means the key was accepted.
+      const headerRight = await send(
+        port,
+        'POST',
+        '/analyze',
+        jsonHeaders({ 'x-access-key': key }),
+        '{"access_key":"wrong-key"}',
+      );
+      expect(headerRight.status).toBe(400);
+      expect(json(headerRight)).toEqual({ error: 'Bad Request: url is required' });
+      const headerWrong = await send(
+        port,
+        'POST',
+        '/analyze',
+        jsonHeaders({ 'x-access-key': 'wrong-key' }),
+        JSON.stringify({ access_key: key }),
+      );
+      expect(headerWrong.status).toBe(401);
+      const bodyOnly = await send(
+        port,
+        'POST',
+        '/analyze',
+        jsonHeaders(),
+        JSON.stringify({ access_key: key }),
+      );
+      expect(bodyOnly.status).toBe(400);
+      expect(json(bodyOnly)).toEqual({ error: 'Bad Request: url is required' });
+    });
+
     it('a body nested deeper than 32 is a 400 naming the limit, whoever sends it', async () => {
       const deeper = await send(port, 'POST', '/v1/analyze', jsonHeaders({ 'x-api-key': key }), nested(32));
       expect(deeper.status).toBe(400);
