@@ -155,9 +155,11 @@ describe('hardening: hostile input through HTTP', () => {
     });
   });
 
-  it('block_urls with a pattern built for backtracking matches in linear time: /healthz stays prompt', async () => {
-    const slowest: number[] = [];
+  it('block_urls with a pattern built for backtracking matches in linear time: the render ends and /healthz keeps answering', async () => {
+    let probes = 0;
     let rendering = true;
+    // Matched on the event loop for every request of the page: a backtracking matcher would hold
+    // it for hours on the image's path (src/browser/url-patterns.test.ts), far past this test's timeout.
     const render = v1({
       url: site.url(`/blocked-image.html`),
       block_urls: `${'*a'.repeat(12)}*!,${'*a'.repeat(30)}`,
@@ -165,15 +167,13 @@ describe('hardening: hostile input through HTTP', () => {
       rendering = false;
     });
     while (rendering) {
-      const started = performance.now();
       const health = await t.runtime.app.inject({ url: '/healthz' });
       expect(health.statusCode).toBe(200);
-      slowest.push(performance.now() - started);
+      probes += 1;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const res = await render;
-    expect(res.statusCode).toBe(200);
-    expect(Math.max(...slowest)).toBeLessThan(100);
+    expect(res.statusCode, `${probes} /healthz answers meanwhile`).toBe(200);
     const many = await v1({
       url: page(),
       block_urls: Array.from({ length: 101 }, (_, i) => `h${i}.org`).join(','),

@@ -352,46 +352,40 @@ describe('guarded fetch: security (the canaries see nothing)', () => {
     });
   });
 
-  it('refuses a gzip bomb at the decoded cap, quickly and without inflating it', async () => {
+  it('refuses a gzip bomb at the decoded cap, without inflating it', async () => {
     const before = process.memoryUsage().arrayBuffers;
-    const started = performance.now();
     const error = await failure(fetcher().fetch(`http://127.0.0.1:${fixture.port}/bomb`));
     expect(error).toMatchObject({
       code: 'bad_request',
       detail: "the page's decoded response body is larger than the limit of 1048576 bytes",
     });
-    expect(performance.now() - started).toBeLessThan(1000);
     // Inflating the bomb would take 1 GiB; what is held stays near the 1 MiB cap.
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * MiB);
   });
 
   it('refuses a huge body, declared or streamed, at the cap', async () => {
-    const started = performance.now();
+    // The declared body is never finished: refused on its Content-Length, or the fetch would hang.
     expect(await failure(fetcher().fetch(`http://127.0.0.1:${fixture.port}/huge-declared`))).toMatchObject({
       code: 'bad_request',
       detail: "the page's response body is larger than the limit of 1048576 bytes",
     });
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(await failure(fetcher().fetch(`http://127.0.0.1:${fixture.port}/huge-chunked`))).toMatchObject({
       code: 'bad_request',
     });
   });
 
+  // The drip and the stall never end: which deadline ended the fetch is in the error's detail.
   it('stops a slow-drip body at the total deadline', async () => {
-    const started = performance.now();
     const error = await failure(
       fetcher({ timeoutMs: 800, headersTimeoutMs: 5000 }).fetch(`http://127.0.0.1:${fixture.port}/drip`),
     );
     expect(error).toMatchObject({ code: 'timeout', detail: 'the page did not load within 800 ms' });
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('stops waiting for headers that never come', async () => {
-    const started = performance.now();
     const error = await failure(
       fetcher({ timeoutMs: 5000, headersTimeoutMs: 500 }).fetch(`http://127.0.0.1:${fixture.port}/stall`),
     );
     expect(error).toMatchObject({ code: 'timeout', detail: 'the page sent nothing for 500 ms' });
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
