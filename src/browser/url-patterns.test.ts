@@ -38,10 +38,9 @@ describe('urlMatcher', () => {
 
   it('answers a pattern built to make a backtracking matcher take exponential time at once', () => {
     const hostile = urlMatcher([`${'*a'.repeat(40)}!`]);
-    const started = process.hrtime.bigint();
+    // A backtracking regex takes seconds for one URL here: a hundred of them would run far past the
+    // test's timeout, which is the bound (how fast the matcher is, is no test's business).
     for (let i = 0; i < 100; i++) expect(hostile(`http://h.org/${'a'.repeat(4000)}`)).toBe(false);
-    // A backtracking regex takes seconds for one URL here; this is a bound, not a benchmark.
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000);
   });
 
   it('treats other entries as substrings, case-insensitively', () => {

@@ -59,10 +59,8 @@ describe('readCappedBody', () => {
         this.push(chunk.length > 0 ? chunk : null);
       },
     });
-    const started = performance.now();
     const error = await failure(readCappedBody(source, 'gzip', 1024 * 1024));
     expect(error.detail).toBe("the page's decoded response body is larger than the limit of 1048576 bytes");
-    expect(performance.now() - started).toBeLessThan(1000);
     // 1 MiB of zeros is ~1 KiB of gzip: decoding stopped near the start of the bomb (what was
     // read beyond that sits in the streams' 16 KiB buffers).
     expect(sent).toBeLessThan(bomb.length / 10);
