@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { processTree } from '../src/browser/process-tree.js';
 import { type FixtureServer, isAlive, startFixtureServer } from './helpers/chromium.js';
@@ -168,4 +170,39 @@ describe('browser pool', () => {
     server.child.kill('SIGKILL');
     await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: 15_000, interval: 250 });
   }, 60_000);
+});
+
+describe('browser pool memory', () => {
+  let site: FixtureServer;
+  let t: TestRuntime;
+
+  beforeAll(async () => {
+    site = await startFixtureServer();
+    t = await startTestRuntime('sqlite', {
+      env: { WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`, BROWSER_RECYCLE_RENDERS: '100' },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await site?.close();
+  });
+
+  it('keeps nothing of a finished render: its result can be collected while its browser lives on', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const results: WeakRef<object>[] = [];
+    const render = async (fill: number) => {
+      await t.runtime.pool.run(null, async ({ page }) => {
+        await page.goto(site.url('/isolation.html'));
+        const result = { bytes: Buffer.alloc(1_048_576, fill) };
+        results.push(new WeakRef(result));
+        return result;
+      });
+    };
+    for (let i = 0; i < 2; i++) await render(i);
+    // A WeakRef's target lives until the job that made it ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(results.map((result) => result.deref())).toEqual([undefined, undefined]);
+  });
 });

@@ -62,8 +62,44 @@ interface Generation {
   renders: number;
   retiring: boolean;
   crashed: boolean;
-  /** Rejects when the browser disconnects, so in-flight renders fail at once. */
-  readonly lost: Promise<never>;
+  /** Why the browser is gone, once it disconnected unasked; in-flight renders fail with it at once. */
+  lostWith: WebcapError | null;
+  /** What fails the renders and preparations in flight when the browser is lost (see orLost). */
+  readonly onLost: Set<(error: WebcapError) => void>;
+}
+
+/**
+ * `work`, or the generation's loss if that comes first. A listener removed once `work` settles,
+ * not Promise.race with a promise that lives as long as the browser: every race leaves a reaction
+ * on that promise which holds the race's result (a render's bytes, a prepared page) until the
+ * browser is recycled, hundreds of renders later (docs/performance.md, "Soak").
+ */
+function orLost<T>(generation: Generation, work: Promise<T>): Promise<T> {
+  if (generation.lostWith !== null) return Promise.reject(generation.lostWith);
+  return new Promise<T>((resolve, reject) => {
+    generation.onLost.add(reject);
+    work.then(resolve, reject).finally(() => generation.onLost.delete(reject));
+  });
+}
+
+/**
+ * A promise that rejects as `stopper` does, until `release()`. Racing a page's guards directly
+ * would leave a reaction on them that holds the race's outcome until the page's context is
+ * disposed; after release, what `stopper` keeps (one small object) reaches nothing. Nothing else
+ * lives in this scope, since a closure keeps every variable of the scopes it was made in.
+ */
+function stoppable(stopper: Promise<never>): { readonly stopped: Promise<never>; release(): void } {
+  const pending: { fail: ((error: unknown) => void) | null } = { fail: null };
+  const stopped = new Promise<never>((_, reject) => {
+    pending.fail = reject;
+  });
+  stopper.catch((error: unknown) => pending.fail?.(error));
+  return {
+    stopped,
+    release: () => {
+      pending.fail = null;
+    },
+  };
 }
 
 const MEMORY_CHECK_EVERY = 10;
@@ -218,10 +254,12 @@ export class BrowserPool {
     // Work abandoned by a timeout, a crash or a tripped guard fails later, when its context closes;
     // that is expected.
     work.catch(() => undefined);
+    const guards = stoppable(tripped);
     try {
-      return await Promise.race([work, timeout, generation.lost, tripped]);
+      return await orLost(generation, Promise.race([work, timeout, guards.stopped]));
     } finally {
       clearTimeout(timer);
+      guards.release();
     }
   }
 
@@ -303,11 +341,6 @@ export class BrowserPool {
       await browser.close().catch(() => undefined);
       throw new WebcapError('internal', 'the browser could not open a page; retry', { cause: error });
     }
-    let markLost: (error: WebcapError) => void = () => undefined;
-    const lost = new Promise<never>((_, reject) => {
-      markLost = reject;
-    });
-    lost.catch(() => undefined);
     const generation: Generation = {
       browser,
       pid,
@@ -317,7 +350,8 @@ export class BrowserPool {
       renders: 0,
       retiring: false,
       crashed: false,
-      lost,
+      lostWith: null,
+      onLost: new Set(),
     };
     this.generations.add(generation);
     browser.on('disconnected', () => {
@@ -325,7 +359,9 @@ export class BrowserPool {
       generation.crashed = true;
       this.counts.crashes += 1;
       this.options.logger.error({ browserPid: pid }, 'browser disconnected; relaunching');
-      markLost(new WebcapError('internal', 'the browser crashed during the render; retry'));
+      generation.lostWith = new WebcapError('internal', 'the browser crashed during the render; retry');
+      for (const fail of generation.onLost) fail(generation.lostWith);
+      generation.onLost.clear();
       void this.retire(generation);
     });
     for (let i = 0; i < this.options.concurrency; i++) generation.warm.push(this.prepare(generation));
@@ -357,9 +393,9 @@ export class BrowserPool {
   }
 
   private async takeWarm(generation: Generation, spare: Promise<Warm | null> | undefined): Promise<Warm> {
-    const warm = await Promise.race([spare ?? this.prepare(generation), generation.lost]);
+    const warm = await orLost(generation, spare ?? this.prepare(generation));
     if (warm !== null) return warm;
-    const fresh = await Promise.race([this.prepare(generation), generation.lost]);
+    const fresh = await orLost(generation, this.prepare(generation));
     if (fresh === null) throw new WebcapError('internal', 'the browser could not open a page; retry');
     return fresh;
   }
