@@ -276,23 +276,25 @@ describe('memory cache in front of a store', () => {
     };
   }
 
-  it('answers what was just put, and repeated reads, from memory', async () => {
+  it('answers repeated reads from memory, and keeps nothing on write', async () => {
     const { cached, reads } = counted(1000);
     await cached.put('a', Buffer.from('first'), { contentType: 'text/plain' });
     for (let i = 0; i < 3; i++) expect((await cached.get('a'))?.bytes.toString()).toBe('first');
     expect(await cached.get('absent')).toBeNull();
     expect(await cached.get('absent')).toBeNull();
-    expect(reads).toEqual(['absent', 'absent']);
+    expect(reads).toEqual(['a', 'absent', 'absent']);
   });
 
   it('keeps at most its budget, dropping the least recently used, and never a blob over a quarter of it', async () => {
     const { cached, reads } = counted(250);
-    for (const key of ['a', 'b', 'c']) await cached.put(key, Buffer.alloc(60, key), { contentType: 'x/y' });
-    await cached.get('a');
-    await cached.put('d', Buffer.alloc(60, 'd'), { contentType: 'x/y' });
-    await cached.put('e', Buffer.alloc(60, 'e'), { contentType: 'x/y' });
+    for (const key of ['a', 'b', 'c', 'd', 'e']) {
+      await cached.put(key, Buffer.alloc(60, key), { contentType: 'x/y' });
+    }
     await cached.put('f', Buffer.alloc(63, 'f'), { contentType: 'x/y' });
-    // 300 bytes were over 250: b, the least recently used, went; f is over a quarter of 250.
+    for (const key of ['a', 'b', 'c', 'a', 'd', 'e', 'f']) await cached.get(key);
+    expect(reads).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    reads.length = 0;
+    // 300 bytes were over 250: b, the least recently read, went; f is over a quarter of 250.
     for (const key of ['a', 'c', 'd', 'e']) expect((await cached.get(key))?.bytes[0]).toBe(key.charCodeAt(0));
     expect(reads).toEqual([]);
     for (const key of ['b', 'f']) expect((await cached.get(key))?.bytes[0]).toBe(key.charCodeAt(0));
@@ -300,28 +302,33 @@ describe('memory cache in front of a store', () => {
   });
 
   it('holds no more memory than it counts: a view into a larger buffer is kept as a copy of its own', async () => {
-    const { cached } = counted(1000);
-    const large = new Uint8Array(new ArrayBuffer(1_048_576), 4096, 100).fill(7);
-    // A short Buffer.from is a slice of Node's shared 8 KB pool.
-    const pooled = Buffer.from('pooled');
-    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
-    await cached.put('large', large, { contentType: 'x/y' });
-    await cached.put('pooled', pooled, { contentType: 'x/y' });
-    const kept = await cached.get('large');
+    const clock = () => T0;
+    const inner = new FsBlobStore(path.join(tempDir(), 'blobs'), clock);
+    // As a store may answer (blobs-s3.ts wraps the body it read): a view into a larger buffer.
+    const get = inner.get.bind(inner);
+    inner.get = async (key) => {
+      const blob = await get(key);
+      if (blob === null) return null;
+      const larger = Buffer.allocUnsafeSlow(blob.bytes.length + 1_048_576);
+      blob.bytes.copy(larger, 4096);
+      return { ...blob, bytes: larger.subarray(4096, 4096 + blob.bytes.length) };
+    };
+    const cached = new MemoryCachedBlobStore(inner, 1000, clock);
+    await cached.put('k', Buffer.alloc(100, 7), { contentType: 'x/y' });
+    await cached.get('k');
+    const kept = await cached.get('k');
     expect(kept?.bytes.buffer.byteLength).toBe(100);
     expect(kept?.bytes.every((byte) => byte === 7)).toBe(true);
-    const keptPooled = await cached.get('pooled');
-    expect(keptPooled?.bytes.buffer.byteLength).toBe(6);
-    expect(keptPooled?.bytes.toString()).toBe('pooled');
   });
 
   it('lets a kept copy expire with the stored blob', async () => {
     const { cached, reads, setNow } = counted(1000);
     await cached.put('k', Buffer.from('v'), { contentType: 'x/y', expiresAt: new Date(T0.getTime() + 1000) });
     expect(await cached.get('k')).not.toBeNull();
+    expect(await cached.get('k')).not.toBeNull();
     setNow(new Date(T0.getTime() + 1000));
     expect(await cached.get('k')).toBeNull();
-    expect(reads).toEqual(['k']);
+    expect(reads).toEqual(['k', 'k']);
   });
 });
 

@@ -11,8 +11,11 @@ function owned(bytes: Buffer): Buffer {
 }
 
 /**
- * A blob store with the blobs it last read or wrote kept in memory, up to `maxBytes` in all, so
- * that a cache hit or a hosted file fetched again costs no file read or S3 round trip. Blobs under
+ * A blob store with the blobs it last read kept in memory, up to `maxBytes` in all, so that a
+ * cache hit or a hosted file fetched again costs no file read or S3 round trip. Only what is read
+ * is kept, not what is written: most blobs written are read once or never (a hosted file fetched
+ * by its caller, a cache entry no call asks for again), and kept on write they filled the budget
+ * and pushed out the entries that are read again (docs/performance.md, "Soak"). Blobs under
  * a key are only replaced once they have expired (a cache entry is re-rendered after its expiry,
  * hosted file ids are never reused), and a kept copy expires when the stored one does, so a copy
  * never answers differently from the store. The least recently used copies go first; a blob
@@ -32,12 +35,7 @@ export class MemoryCachedBlobStore implements BlobStore {
 
   async put(key: string, bytes: Uint8Array, options: PutBlobOptions): Promise<void> {
     await this.store.put(key, bytes, options);
-    this.keep(key, {
-      bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      contentType: options.contentType,
-      expiresAt: options.expiresAt ?? null,
-      metadata: options.metadata ?? {},
-    });
+    this.drop(key);
   }
 
   async get(key: string): Promise<StoredBlob | null> {
