@@ -59,8 +59,8 @@ const LONGEST_CAPACITY_WAIT_MS = 5000;
 /**
  * How long the job waits before trying again, when its call failed for want of capacity: a 503
  * with Retry-After (every browser busy and the render queue full, the extractor processes busy,
- * the database or the file store briefly unreachable), which tells a synchronous caller to come
- * back later. Undefined for every other failure, which ends the job.
+ * the database or the file store briefly unreachable or busy), which tells a synchronous caller
+ * to come back later. Undefined for every other failure, which ends the job.
  */
 function capacityWaitMs(error: unknown, previousMs: number): number | undefined {
   if (!(error instanceof WebcapError) || error.code !== 'unavailable') return undefined;
