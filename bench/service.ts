@@ -27,6 +27,8 @@ export interface ServiceOptions {
   readonly logFile: string;
   /** CHROMIUM_PATH, when the operator set one. */
   readonly chromiumPath: string | undefined;
+  /** More of the service's environment (the soak's METRICS_TOKEN and SOAK_SERVICE_ENV), set last. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** The real service in a child process, listening on 127.0.0.1 at a free port. */
@@ -99,6 +101,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         ? {}
         : { BROWSER_CONCURRENCY: String(options.browserConcurrency) }),
       ...(options.chromiumPath === undefined ? {} : { CHROMIUM_PATH: options.chromiumPath }),
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', log],
   });

@@ -3,37 +3,57 @@ import type { PageName } from './fixture-pages.js';
 import type { FixtureSite } from './fixture-site.js';
 
 /**
- * What the soak asks the service for: the bench's three pages with the parameters users vary,
- * cache hits and misses, hosted files, and calls that fail on purpose. Each kind has a weight
- * out of 100 and the status it must answer with.
+ * What the soak asks the service for: the bench's three pages through all three engines
+ * (capture, content, analyze) with the parameters users vary, cache hits and misses, hosted files,
+ * async jobs of each engine (submitted, then polled to their end), and calls that fail on purpose.
+ * Each kind has a weight (they add up to 100) and the status it must answer with; an async kind's
+ * submission must answer 202 and its job must complete.
  */
 const KINDS = {
-  png: { weight: 16, status: 200, reachesBrowser: true },
-  jpeg: { weight: 8, status: 200, reachesBrowser: true },
-  webp: { weight: 7, status: 200, reachesBrowser: true },
-  pdf: { weight: 5, status: 200, reachesBrowser: true },
-  full_page: { weight: 7, status: 200, reachesBrowser: true },
-  device: { weight: 8, status: 200, reachesBrowser: true },
-  selector: { weight: 7, status: 200, reachesBrowser: true },
-  block_resources: { weight: 6, status: 200, reachesBrowser: true },
-  remove_selectors: { weight: 6, status: 200, reachesBrowser: true },
+  png: { engine: 'capture', weight: 8, status: 200, reachesBrowser: true },
+  jpeg: { engine: 'capture', weight: 4, status: 200, reachesBrowser: true },
+  webp: { engine: 'capture', weight: 3, status: 200, reachesBrowser: true },
+  pdf: { engine: 'capture', weight: 3, status: 200, reachesBrowser: true },
+  full_page: { engine: 'capture', weight: 4, status: 200, reachesBrowser: true },
+  device: { engine: 'capture', weight: 4, status: 200, reachesBrowser: true },
+  selector: { engine: 'capture', weight: 4, status: 200, reachesBrowser: true },
+  block_resources: { engine: 'capture', weight: 3, status: 200, reachesBrowser: true },
+  remove_selectors: { engine: 'capture', weight: 3, status: 200, reachesBrowser: true },
   // Six fixed captures with cache=true: the first of each renders, the rest are hits.
-  cache_repeat: { weight: 10, status: 200, reachesBrowser: true },
+  cache_repeat: { engine: 'capture', weight: 5, status: 200, reachesBrowser: true },
   // cache=true on a URL never asked before: a miss that renders and stores an entry.
-  cache_unique: { weight: 4, status: 200, reachesBrowser: true },
+  cache_unique: { engine: 'capture', weight: 2, status: 200, reachesBrowser: true },
   // response_type=json: a hosted file; half of them are then fetched through its signed URL.
-  json: { weight: 7, status: 200, reachesBrowser: true },
-  base64: { weight: 3, status: 200, reachesBrowser: true },
+  json: { engine: 'capture', weight: 4, status: 200, reachesBrowser: true },
+  base64: { engine: 'capture', weight: 2, status: 200, reachesBrowser: true },
   // A selector Chromium cannot parse: a 400 from the browser.
-  invalid_selector: { weight: 1, status: 400, reachesBrowser: true },
+  invalid_selector: { engine: 'capture', weight: 1, status: 400, reachesBrowser: true },
   // A selector that matches the <title>, an element with no box: a 400 after navigation.
-  boxless_selector: { weight: 1, status: 400, reachesBrowser: true },
+  boxless_selector: { engine: 'capture', weight: 1, status: 400, reachesBrowser: true },
   // An allowed loopback port where nothing listens: the browser's navigation fails.
-  unreachable: { weight: 2, status: 400, reachesBrowser: true },
+  unreachable: { engine: 'capture', weight: 1, status: 400, reachesBrowser: true },
   // A loopback port outside the allow list: refused by the guard before any browser work.
-  blocked: { weight: 1, status: 400, reachesBrowser: false },
+  blocked: { engine: 'capture', weight: 1, status: 400, reachesBrowser: false },
   // format=gif: refused by the schema.
-  invalid_param: { weight: 1, status: 400, reachesBrowser: false },
+  invalid_param: { engine: 'capture', weight: 1, status: 400, reachesBrowser: false },
+  // Metadata and links.
+  content: { engine: 'content', weight: 6, status: 200, reachesBrowser: true },
+  content_markdown: { engine: 'content', weight: 6, status: 200, reachesBrowser: true },
+  // Defuddle's extraction, then Markdown.
+  content_defuddle: { engine: 'content', weight: 5, status: 200, reachesBrowser: true },
+  // Sitemap discovery: robots.txt and /sitemap.xml fetched through the guard (the site has neither).
+  content_sitemap: { engine: 'content', weight: 2, status: 200, reachesBrowser: true },
+  // Six fixed pages with cache=true, as cache_repeat.
+  content_cache: { engine: 'content', weight: 3, status: 200, reachesBrowser: true },
+  content_unreachable: { engine: 'content', weight: 1, status: 400, reachesBrowser: true },
+  // The extractive analyzer (the service's default: no model is configured).
+  analyze: { engine: 'analyze', weight: 7, status: 200, reachesBrowser: true },
+  analyze_custom: { engine: 'analyze', weight: 4, status: 200, reachesBrowser: true },
+  analyze_cache: { engine: 'analyze', weight: 3, status: 200, reachesBrowser: true },
+  // is_async=true: 202, then GET /jobs/{id} until the job ends; it must complete.
+  async_capture: { engine: 'capture', weight: 3, status: 202, reachesBrowser: true },
+  async_content: { engine: 'content', weight: 3, status: 202, reachesBrowser: true },
+  async_analyze: { engine: 'analyze', weight: 3, status: 202, reachesBrowser: true },
 } as const;
 
 export type CallKind = keyof typeof KINDS;
@@ -41,12 +61,14 @@ export const CALL_KINDS = Object.keys(KINDS) as CallKind[];
 
 export interface PlannedCall {
   readonly kind: CallKind;
-  /** Path and query of the GET /v1/capture request. */
+  /** Path and query of the GET request (/v1/capture, /v1/content or /v1/analyze). */
   readonly path: string;
   /** response_type json or base64: the answer describes a hosted file. */
   readonly hosted: boolean;
   /** Fetch the hosted file too. */
   readonly fetchFile: boolean;
+  /** is_async=true: the answer is a job to poll to its end. */
+  readonly async: boolean;
 }
 
 export interface CallOutcome {
@@ -102,8 +124,10 @@ function pick<T>(random: () => number, items: readonly T[]): T {
   return item;
 }
 
+const TOTAL_WEIGHT = CALL_KINDS.reduce((sum, kind) => sum + KINDS[kind].weight, 0);
+
 function kindOf(random: () => number): CallKind {
-  let roll = random() * 100;
+  let roll = random() * TOTAL_WEIGHT;
   for (const kind of CALL_KINDS) {
     roll -= KINDS[kind].weight;
     if (roll < 0) return kind;
@@ -117,6 +141,8 @@ function loopback(url: string): string {
   if (!/^127\.\d+\.\d+\.\d+$/.test(hostname)) throw new Error(`the soak targets loopback only, not ${url}`);
   return url;
 }
+
+const ANALYZE_FIELDS = JSON.stringify({ topic: 'what the page is about', audience: '' });
 
 /**
  * `count` calls drawn from the kinds by weight with a seeded generator; call n targets the
@@ -138,6 +164,8 @@ export function planCalls(
     let fetchFile = false;
     switch (kind) {
       case 'png':
+      case 'content':
+      case 'analyze':
         break;
       case 'jpeg':
         query = { ...query, format: 'jpeg', image_quality: pick(random, ['60', '80', '92']) };
@@ -185,6 +213,7 @@ export function planCalls(
         query = { ...query, selector: 'title' };
         break;
       case 'unreachable':
+      case 'content_unreachable':
         query = { url: unreachableUrl };
         break;
       case 'blocked':
@@ -193,13 +222,40 @@ export function planCalls(
       case 'invalid_param':
         query = { ...query, format: 'gif' };
         break;
+      case 'content_markdown':
+        query = { ...query, include_markdown: 'true', include_html: pick(random, ['true', 'false']) };
+        break;
+      case 'content_defuddle':
+        query = { ...query, include_markdown: 'true', use_defuddle: 'true' };
+        break;
+      case 'content_sitemap':
+        query = { ...query, include_sitemap: 'true' };
+        break;
+      case 'content_cache':
+      case 'analyze_cache':
+        query = { url: site.target(Math.floor(random() * 6)).url, cache: '1' };
+        break;
+      case 'analyze_custom':
+        query = { ...query, custom_response: ANALYZE_FIELDS };
+        break;
+      case 'async_capture':
+        query = { ...query, response_type: 'json', is_async: 'true' };
+        fetchFile = random() < 0.5;
+        break;
+      case 'async_content':
+        query = { ...query, include_markdown: 'true', is_async: 'true' };
+        break;
+      case 'async_analyze':
+        query = { ...query, is_async: 'true' };
+        break;
     }
     loopback(query.url ?? '');
     calls.push({
       kind,
-      path: `/v1/capture?${new URLSearchParams(query)}`,
+      path: `/v1/${KINDS[kind].engine}?${new URLSearchParams(query)}`,
       hosted: query.response_type !== undefined,
       fetchFile,
+      async: query.is_async === 'true',
     });
   }
   return calls;
@@ -210,6 +266,18 @@ interface HostedJson {
   readonly size: number;
 }
 
+interface JobRecord {
+  readonly status: 'queued' | 'running' | 'completed' | 'failed';
+  readonly result: unknown;
+  readonly error: unknown;
+}
+
+/** How often a job is polled, and how long the soak waits for one before counting it as lost. */
+const JOB_POLL_MS = 200;
+const JOB_WAIT_LIMIT_MS = 300_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** GETs the hosted file a JSON capture answered with; its status. */
 async function fetchHostedFile(http: Pool, origin: string, hosted: HostedJson): Promise<number> {
   const url = new URL(hosted.screenshot_url);
@@ -219,7 +287,25 @@ async function fetchHostedFile(http: Pool, origin: string, hosted: HostedJson): 
   return response.statusCode;
 }
 
-/** Makes one call and reads the whole answer; never throws. */
+/** Polls a job until it ends; its last record (still running when the wait limit passed). */
+async function awaitJob(http: Pool, key: string, jobId: string): Promise<JobRecord> {
+  const until = performance.now() + JOB_WAIT_LIMIT_MS;
+  for (;;) {
+    const response = await http.request({
+      method: 'GET',
+      path: `/jobs/${encodeURIComponent(jobId)}`,
+      headers: { 'x-api-key': key },
+    });
+    const body = await response.body.text();
+    if (response.statusCode !== 200)
+      throw new Error(`GET /jobs/${jobId} answered ${response.statusCode}: ${body}`);
+    const job = JSON.parse(body) as JobRecord;
+    if (job.status === 'completed' || job.status === 'failed' || performance.now() > until) return job;
+    await sleep(JOB_POLL_MS);
+  }
+}
+
+/** Makes one call (an async one to its job's end) and reads the whole answer; never throws. */
 export async function performCall(
   http: Pool,
   origin: string,
@@ -234,9 +320,18 @@ export async function performCall(
     const cacheHit = response.headers['x-webcap-cache'] === 'hit';
     let expected = response.statusCode === wanted;
     let detail = expected ? null : body.toString('utf8', 0, 300);
-    const ok = response.statusCode === 200;
-    const hosted = ok && call.hosted ? (JSON.parse(body.toString()) as HostedJson) : null;
-    const stored = hosted?.size ?? (ok && response.headers['x-webcap-cache'] === 'miss' ? body.length : 0);
+    let answer: unknown = null;
+    if (expected && call.async) {
+      const job = await awaitJob(http, key, (JSON.parse(body.toString()) as { job_id: string }).job_id);
+      expected = job.status === 'completed';
+      if (!expected) detail = `the job ended ${job.status}: ${JSON.stringify(job.error)}`;
+      answer = job.result;
+    } else if (response.statusCode === 200 && call.hosted) {
+      answer = JSON.parse(body.toString());
+    }
+    const hosted = expected && call.hosted ? (answer as HostedJson) : null;
+    const missed = response.statusCode === 200 && response.headers['x-webcap-cache'] === 'miss';
+    const stored = hosted?.size ?? (missed ? body.length : 0);
     if (expected && hosted !== null && call.fetchFile) {
       const fileStatus = await fetchHostedFile(http, origin, hosted);
       expected = fileStatus === 200;

@@ -2,6 +2,14 @@ import { quantile } from './load.js';
 import { CALL_KINDS, type CallOutcome } from './soak-calls.js';
 import type { HeapAfterGc, OpenFds, ProcessMemory, ProcStat } from './soak-probe.js';
 
+/** The service's main thread as process.memoryUsage() sees it (prom-client's process metrics), in bytes. */
+export interface V8Memory {
+  readonly heapUsed: number;
+  readonly heapTotal: number;
+  /** Memory of objects V8 holds outside its heap: Buffers and ArrayBuffers. */
+  readonly external: number;
+}
+
 /** One reading, taken with no call in flight and one browser alive (see soak-run.ts). */
 export interface Sample {
   readonly captures: number;
@@ -24,6 +32,8 @@ export interface Sample {
   readonly fds: OpenFds;
   /** The V8 heap after the last full GC, with --trace-gc only. */
   readonly heap: HeapAfterGc | null;
+  /** The main thread's heap and external memory when read. */
+  readonly v8: V8Memory;
   readonly browserPid: number | null;
   /** 1 for the browser launched at start, 2 after the first recycle... */
   readonly generation: number;
@@ -66,6 +76,8 @@ export const SAMPLE_HEADER = [
   'file',
   'malloc',
   'heap',
+  'v8',
+  'ext',
   'busy',
   'window',
   'stored',
@@ -90,6 +102,8 @@ export function sampleCells(sample: Sample): string[] {
     mb(sample.service.rssFile),
     mb(sample.serviceMalloc),
     sample.heap === null ? '-' : `${mb(sample.heap.used)}/${mb(sample.heap.committed)}`,
+    `${mb(sample.v8.heapUsed)}/${mb(sample.v8.heapTotal)}`,
+    mb(sample.v8.external),
     mb(sample.serviceBusyRss),
     `${mb(sample.serviceWindow.low)}-${mb(sample.serviceWindow.high)}`,
     mb(sample.storedBytes),
@@ -214,7 +228,8 @@ export function checkGoals(
       detail:
         `${mb(warm.service.rss)} → ${mb(end.service.rss)} MB (${percent(warm.service.rss, end.service.rss)}); ` +
         `anonymous ${mb(warm.service.rssAnon)} → ${mb(end.service.rssAnon)} MB, of which malloc's heaps ` +
-        `${mb(warm.serviceMalloc)} → ${mb(end.serviceMalloc)} MB; under load, ` +
+        `${mb(warm.serviceMalloc)} → ${mb(end.serviceMalloc)} MB; V8 heap ${mb(warm.v8.heapTotal)} → ` +
+        `${mb(end.v8.heapTotal)} MB, external ${mb(warm.v8.external)} → ${mb(end.v8.external)} MB; under load, ` +
         `${mb(warm.serviceWindow.low)}-${mb(warm.serviceWindow.high)} MB in the warm-up, ` +
         `${mb(end.serviceWindow.low)}-${mb(end.serviceWindow.high)} MB in the last window`,
     },

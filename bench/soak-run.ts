@@ -9,7 +9,7 @@ import {
   processMemory,
   treeSnapshot,
 } from './soak-probe.js';
-import type { Sample } from './soak-report.js';
+import type { Sample, V8Memory } from './soak-report.js';
 
 /** After a segment: at least this long with no call in flight before a sample, so disposed contexts are gone. */
 const SETTLE_MS = 1500;
@@ -44,6 +44,8 @@ export interface SoakTarget {
   readonly heapSnapshotSignal: NodeJS.Signals | null;
   /** Resolves once the service answers again (a heap snapshot blocks it while written). */
   responsive(): Promise<void>;
+  /** The main thread's V8 heap and external memory, from the service's own /metrics. */
+  v8Memory(): Promise<V8Memory>;
 }
 
 export interface SoakRun {
@@ -128,6 +130,7 @@ export async function runSoak(
       serviceWindow: window,
       fds: openFds(servicePid),
       heap: await heapAfterLastFullGc(target.logFile),
+      v8: await target.v8Memory(),
       browserPid: current,
       generation,
       generationRenders: Math.max(0, renders - (generation - 1) * target.recycleAfterRenders),

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -29,13 +30,16 @@ import { runSoak, type SoakRun } from './soak-run.js';
  * zombies and what recycled browsers left, with no call in flight (soak-run.ts).
  * docs/performance.md ("Soak") says how to read it. Settings:
  *
- *   SOAK_CAPTURES=2000      calls in all (a JSON capture whose file is then fetched counts once)
- *   SOAK_WARMUP=200         calls before the reference sample
+ *   SOAK_CAPTURES=5000      calls in all (a JSON capture whose file is then fetched, or an async
+ *                           job polled to its end, counts once)
+ *   SOAK_WARMUP=500         calls before the reference sample
  *   SOAK_CLIENTS=3          concurrent clients (closed loop)
- *   SOAK_SAMPLE_EVERY=100   calls between samples after the warm-up
+ *   SOAK_SAMPLE_EVERY=250   calls between samples after the warm-up
  *   SOAK_IDLE_S=60          idle seconds before the warm-up and the final sample
- *   SOAK_TIME_LIMIT_S=3600  no call starts after this; the run reports what it did
+ *   SOAK_TIME_LIMIT_S=7200  no call starts after this; the run reports what it did
  *   SOAK_SEED=1             the call plan's seed
+ *   SOAK_SERVICE_ENV=       more of the service's environment, "NAME=value NAME=value", to try a
+ *                           setting one at a time (MALLOC_ARENA_MAX=2)
  *
  * Diagnostics, through the service's Node flags (BENCH_SERVICE_NODE_ARGS, as for the bench):
  *   --trace-gc                      each sample shows the V8 heap after the last full GC
@@ -60,20 +64,40 @@ function setting(name: string, fallback: number, min: number, max: number): numb
 }
 
 function options() {
-  const captures = setting('SOAK_CAPTURES', 2000, 10, 100_000);
+  const captures = setting('SOAK_CAPTURES', 5000, 10, 100_000);
   const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS ?? '';
   return {
     captures,
-    warmup: Math.min(captures, setting('SOAK_WARMUP', 200, 1, 100_000)),
+    warmup: Math.min(captures, setting('SOAK_WARMUP', 500, 1, 100_000)),
     clients: setting('SOAK_CLIENTS', 3, 1, 16),
-    sampleEvery: setting('SOAK_SAMPLE_EVERY', 100, 10, 100_000),
+    sampleEvery: setting('SOAK_SAMPLE_EVERY', 250, 10, 100_000),
     idleSeconds: setting('SOAK_IDLE_S', 60, 0, 600),
-    timeLimitSeconds: setting('SOAK_TIME_LIMIT_S', 3600, 10, 86_400),
+    timeLimitSeconds: setting('SOAK_TIME_LIMIT_S', 7200, 10, 86_400),
     seed: setting('SOAK_SEED', 1, 0, 2 ** 31),
     serviceNodeArgs: nodeArgs,
+    serviceEnv: serviceEnv(process.env.SOAK_SERVICE_ENV ?? ''),
     heapSnapshotSignal: (/--heapsnapshot-signal=(SIG\w+)/.exec(nodeArgs)?.[1] ??
       null) as NodeJS.Signals | null,
   };
+}
+
+/** SOAK_SERVICE_ENV's "NAME=value" pairs. */
+function serviceEnv(raw: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of raw.split(' ').filter((item) => item !== '')) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(pair);
+    if (match?.[1] === undefined)
+      throw new Error(`SOAK_SERVICE_ENV: ${JSON.stringify(pair)} is not NAME=value`);
+    env[match[1]] = match[2] ?? '';
+  }
+  return env;
+}
+
+/** A gauge's value in a Prometheus text exposition. */
+function gauge(text: string, name: string): number {
+  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  if (match?.[1] === undefined) throw new Error(`/metrics has no ${name}`);
+  return Number(match[1]);
 }
 
 /** A loopback port where nothing listens: bound to find a free one, then released. */
@@ -127,6 +151,7 @@ async function soak(settings: ReturnType<typeof options>, logFile: string, recyc
   const site = await startFixtureSite();
   const deadPort = await closedPort(DEAD_HOST);
   const work = mkdtempSync(path.join(os.tmpdir(), 'webcap-soak-'));
+  const metricsToken = randomBytes(16).toString('hex');
   let service: Service | null = null;
   let http: Pool | null = null;
   let serviceClosed: Promise<void> | null = null;
@@ -150,6 +175,7 @@ async function soak(settings: ReturnType<typeof options>, logFile: string, recyc
       dataDir: work,
       logFile,
       chromiumPath: process.env.CHROMIUM_PATH,
+      env: { METRICS_TOKEN: metricsToken, ...settings.serviceEnv },
     });
     const servicePid = await servicePidOf(service);
     console.log(`service pid ${servicePid}, log ${path.relative('.', logFile)}\n`);
@@ -180,6 +206,20 @@ async function soak(settings: ReturnType<typeof options>, logFile: string, recyc
         async responsive() {
           const response = await client.request({ method: 'GET', path: '/healthz' });
           await response.body.arrayBuffer();
+        },
+        async v8Memory() {
+          const response = await client.request({
+            method: 'GET',
+            path: '/metrics',
+            headers: { authorization: `Bearer ${metricsToken}` },
+          });
+          const text = await response.body.text();
+          if (response.statusCode !== 200) throw new Error(`/metrics answered ${response.statusCode}`);
+          return {
+            heapUsed: gauge(text, 'webcap_nodejs_heap_size_used_bytes'),
+            heapTotal: gauge(text, 'webcap_nodejs_heap_size_total_bytes'),
+            external: gauge(text, 'webcap_nodejs_external_memory_bytes'),
+          };
         },
       },
       (sample) => console.log(sampleCells(sample).join('\t')),
@@ -223,7 +263,8 @@ async function main(): Promise<void> {
       `a sample every ${settings.sampleEvery}, ${settings.idleSeconds} s idle before the warm-up and final ` +
       `samples, at most ${settings.timeLimitSeconds} s; ${os.availableParallelism()} cores, load average ` +
       `${os.loadavg()[0]?.toFixed(2)}; the service's defaults (BROWSER_CONCURRENCY 2, a browser recycled ` +
-      `every ${recycleAfterRenders} renders)${settings.serviceNodeArgs === '' ? '' : `, node ${settings.serviceNodeArgs}`}`,
+      `every ${recycleAfterRenders} renders)${settings.serviceNodeArgs === '' ? '' : `, node ${settings.serviceNodeArgs}`}` +
+      `${Object.keys(settings.serviceEnv).length === 0 ? '' : `, service env ${JSON.stringify(settings.serviceEnv)}`}`,
   );
 
   const { run, afterShutdown } = await soak(settings, logFile, recycleAfterRenders);
