@@ -27,6 +27,18 @@ export interface LoadedPage {
   readonly status: number | null;
   /** The document's URL when it was handed back, after redirects and script navigations. */
   readonly finalUrl: string;
+  /**
+   * What the caller should know about how the page was loaded: that it was handed back before the
+   * event waited for (docs/capture.md, "Pages that never finish loading"). Empty when it loaded as asked.
+   */
+  readonly warnings: readonly string[];
+}
+
+/** An engine's result, and whether the page it came from loaded as asked. */
+export interface PageOutcome<T> {
+  readonly result: T;
+  /** False when the page was handed back before it finished loading: such a result is not cached. */
+  readonly complete: boolean;
 }
 
 const COOKIE_BANNER_WAIT_MS = 2500;
@@ -57,34 +69,75 @@ async function emulate({ page, windowSize }: Lease, params: PageParams): Promise
   });
 }
 
+/** The main document's response and whether the page was handed back before its awaited event. */
+interface Navigation {
+  readonly response: HTTPResponse | null;
+  /** Null when the awaited event came; else what the caller is told. */
+  readonly unfinished: string | null;
+}
+
 /**
- * Loads the page. What the egress proxy answered itself for the main document (a refusal of a
- * private target or of a redirect to one, a target it could not reach) is 'blocked' or
- * 'target_unreachable', read from the route as a typed value; a target's own 403 or 502 is a page.
+ * Loads the page, waiting for the events asked. What the egress proxy answered itself for the main
+ * document (a refusal of a private target or of a redirect to one, a target it could not reach)
+ * is 'blocked' or 'target_unreachable', read from the route as a typed value; a target's own 403
+ * or 502 is a page. When the events have not come by the deadline but the document has arrived
+ * and been parsed (DOMContentLoaded), a script, image or connection that never ends is holding
+ * the page back: its loading is stopped and it is used as it is, with a warning (a best attempt,
+ * as Browserless's bestAttempt); only a document that never arrived or was never parsed is the
+ * timeout.
  */
-async function navigate(lease: Lease, params: PageParams, timeoutMs: number): Promise<HTTPResponse | null> {
-  const { page, route } = lease;
+async function navigate(lease: Lease, params: PageParams, timeoutMs: number): Promise<Navigation> {
+  const { page, route, guards } = lease;
+  const waitUntil = params.waitUntil.length > 0 ? [...params.waitUntil] : ['load' as const];
+  // goto gives no response when it times out; the last one of the main frame's navigation is it.
+  let lastResponse: HTTPResponse | null = null;
+  const onResponse = (response: HTTPResponse) => {
+    if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) {
+      lastResponse = response;
+    }
+  };
+  page.on('response', onResponse);
   let response: HTTPResponse | null;
+  let unfinished: string | null = null;
   try {
-    response = await page.goto(params.url, {
-      waitUntil: params.waitUntil.length > 0 ? [...params.waitUntil] : ['load'],
-      timeout: timeoutMs,
-    });
+    response = await page.goto(params.url, { waitUntil, timeout: timeoutMs });
   } catch (error) {
     if (error instanceof TimeoutError) {
-      throw new WebcapError('timeout', `the page did not finish loading within ${timeoutMs} ms`);
+      if (lastResponse === null || !guards.contentLoaded()) {
+        throw new WebcapError('timeout', `the page did not finish loading within ${timeoutMs} ms`);
+      }
+      response = lastResponse;
+      unfinished = `the page did not finish loading within ${timeoutMs} ms (${waitUntil.join(', ')}); it was taken as it was then`;
+      await stopLoading(page);
+    } else {
+      const code = netError(error);
+      if (code === null) throw error;
+      // A refused tunnel (https) surfaces as a tunnel failure; the route knows why.
+      const refusal = route.stats.refusals.at(-1);
+      if (refusal !== undefined) throw new WebcapError('blocked', refusal.reason);
+      throw new WebcapError('target_unreachable', code);
     }
-    const code = netError(error);
-    if (code === null) throw error;
-    // A refused tunnel (https) surfaces as a tunnel failure; the route knows why.
-    const refusal = route.stats.refusals.at(-1);
-    if (refusal !== undefined) throw new WebcapError('blocked', refusal.reason);
-    throw new WebcapError('target_unreachable', code);
+  } finally {
+    page.off('response', onResponse);
   }
   const own = response === null ? undefined : route.answerFor(response.url());
   if (own?.kind === 'blocked') throw new WebcapError('blocked', own.reason);
   if (own?.kind === 'unreachable') throw new WebcapError('target_unreachable', own.reason);
-  return response;
+  return { response, unfinished };
+}
+
+/**
+ * Stops whatever the page is still loading, as the browser's stop button does, so that nothing
+ * arrives while it is read or shot and the hung connections close. Sent to the browser, not run
+ * in the page, so a page whose own thread is busy does not hold it up.
+ */
+async function stopLoading(page: Page): Promise<void> {
+  const session = await page.createCDPSession();
+  try {
+    await session.send('Page.stopLoading');
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
 }
 
 /** The caller's selectors with the parameters they came in, for one syntax check before the page loads. */
@@ -121,7 +174,7 @@ export async function withLoadedPage<T>(
     const banners = params.removeCookieBanners ? await enableCookieBannerRemoval(page) : null;
     await checkSelectors(page, namedSelectors(params));
 
-    const response = await navigate(lease, params, deps.navigationTimeoutMs);
+    const { response, unfinished } = await navigate(lease, params, deps.navigationTimeoutMs);
     if (params.waitForSelector !== null) {
       await waitForCss(page, params.waitForSelector, 'wait_for_selector', deps.navigationTimeoutMs);
     }
@@ -136,6 +189,11 @@ export async function withLoadedPage<T>(
     if (params.selector !== null) {
       await waitForCss(page, params.selector, 'selector', deps.navigationTimeoutMs);
     }
-    return use({ page, status: response?.status() ?? null, finalUrl: page.url() });
+    return use({
+      page,
+      status: response?.status() ?? null,
+      finalUrl: page.url(),
+      warnings: unfinished === null ? [] : [unfinished],
+    });
   });
 }

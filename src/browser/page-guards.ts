@@ -9,6 +9,12 @@ export interface PageGuards {
    * resolves; a rejection nobody waits for is handled.
    */
   readonly tripped: Promise<never>;
+  /**
+   * Whether the main frame's current document has fired DOMContentLoaded (its HTML is parsed),
+   * whatever it still loads. Read from the browser's events, so it answers even while the page's
+   * own thread is busy.
+   */
+  contentLoaded(): boolean;
 }
 
 /**
@@ -104,6 +110,14 @@ export async function guardPage(page: Page): Promise<PageGuards> {
   session.on('Page.frameScheduledNavigation', ({ frameId, url }) => {
     if (frameId === mainFrameId && isRefusedNavigation(url)) trip(refusedNavigation(url));
   });
+  let contentLoaded = false;
+  // A new document in the main frame starts unparsed; same-document navigations are another event.
+  session.on('Page.frameNavigated', ({ frame }) => {
+    if (frame.parentId === undefined) contentLoaded = false;
+  });
+  session.on('Page.domContentEventFired', () => {
+    contentLoaded = true;
+  });
   await session.send('Page.enable');
-  return { tripped };
+  return { tripped, contentLoaded: () => contentLoaded };
 }

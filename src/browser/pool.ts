@@ -40,6 +40,8 @@ export interface Lease {
   readonly route: ProxyRoute;
   /** The viewport a fresh page of this browser has before any emulation (its window's inner size). */
   readonly windowSize: WindowSize;
+  /** What watches the page (page-guards.ts), installed before the render took it. */
+  readonly guards: PageGuards;
 }
 
 export interface WindowSize {
@@ -47,17 +49,12 @@ export interface WindowSize {
   readonly height: number;
 }
 
-/** A lease made ahead of use, with the guards watching its page (page-guards.ts). */
-interface Warm extends Lease {
-  readonly guards: PageGuards;
-}
-
 /** One launched browser; replaced as a whole when it is recycled or crashes. */
 interface Generation {
   readonly browser: Browser;
   readonly pid: number;
   readonly windowSize: WindowSize;
-  readonly warm: Promise<Warm | null>[];
+  readonly warm: Promise<Lease | null>[];
   inFlight: number;
   renders: number;
   retiring: boolean;
@@ -174,7 +171,7 @@ export class BrowserPool {
   async run<T>(upstreamProxy: UpstreamProxy | null, work: (lease: Lease) => Promise<T>): Promise<T> {
     await this.admit();
     let generation: Generation | undefined;
-    let warm: Warm | null = null;
+    let warm: Lease | null = null;
     try {
       generation = await this.generation();
       generation.inFlight += 1;
@@ -371,7 +368,7 @@ export class BrowserPool {
   }
 
   /** A context and page made ahead of use; null when the browser went away meanwhile. */
-  private async prepare(generation: Generation): Promise<Warm | null> {
+  private async prepare(generation: Generation): Promise<Lease | null> {
     let route: ProxyRoute | undefined;
     try {
       route = await this.options.egress.addRoute();
@@ -392,7 +389,7 @@ export class BrowserPool {
     }
   }
 
-  private async takeWarm(generation: Generation, spare: Promise<Warm | null> | undefined): Promise<Warm> {
+  private async takeWarm(generation: Generation, spare: Promise<Lease | null> | undefined): Promise<Lease> {
     const warm = await orLost(generation, spare ?? this.prepare(generation));
     if (warm !== null) return warm;
     const fresh = await orLost(generation, this.prepare(generation));
@@ -401,7 +398,7 @@ export class BrowserPool {
   }
 
   /** After a render: dispose its context, count it, recycle when due; never on the caller's path. */
-  private settle(generation: Generation, warm: Warm | null): void {
+  private settle(generation: Generation, warm: Lease | null): void {
     generation.inFlight -= 1;
     if (warm !== null) {
       generation.renders += 1;

@@ -18,7 +18,8 @@ export async function analyzeCall(
 ): Promise<JsonOutcome> {
   await checkPage(deps, params);
   const keyParams = { ...params, analyzer: deps.analyze.analyzer.identity };
-  return jsonResultCall(deps, caller, 'analyze', keyParams, cache, async () =>
-    analysisData(await analyze(deps.analyze, params)),
-  );
+  return jsonResultCall(deps, caller, 'analyze', keyParams, cache, async () => {
+    const { result, complete } = await analyze(deps.analyze, params);
+    return { result: analysisData(result), cacheable: complete };
+  });
 }

@@ -33,6 +33,8 @@ export interface CaptureJson {
   size: number;
   base64?: string;
   s3_url?: string;
+  /** Present when the page was captured as it was before it finished loading (docs/capture.md). */
+  warnings?: string[];
 }
 
 /** A capture call's outcome: the bytes or the JSON body, whether the cache served it, whether it was billed. */
@@ -59,10 +61,15 @@ function fromCache(hit: StoredBlob, params: CaptureParams): CaptureResult {
     contentType: hit.contentType,
     width: Number(hit.metadata.width ?? 0),
     height: Number(hit.metadata.height ?? 0),
+    warnings: [],
   };
 }
 
-/** A rendering, or the bytes of an earlier one of the same account with the same parameters. */
+/**
+ * A rendering, or the bytes of an earlier one of the same account with the same parameters. A
+ * page captured before it finished loading is not cached: what held it back may be gone on the
+ * next call, which should not be served the unfinished page for the cache's lifetime.
+ */
 async function render(
   deps: CallDeps,
   params: CaptureParams,
@@ -70,7 +77,7 @@ async function render(
 ): Promise<CaptureResult> {
   if (cached?.hit) return fromCache(cached.hit, params);
   const result = await capture(deps.capture, params);
-  if (cached !== null) {
+  if (cached !== null && result.warnings.length === 0) {
     await putCached(
       deps.blobs,
       cached.key,
@@ -100,6 +107,7 @@ async function hostedJson(deps: CallDeps, result: CaptureResult, baseUrl: string
     width: result.width,
     height: result.height,
     size: result.bytes.length,
+    ...(result.warnings.length > 0 ? { warnings: [...result.warnings] } : {}),
   };
 }
 

@@ -16,5 +16,8 @@ export async function contentCall(
   cache: { readonly ttlSeconds: number } | null,
 ): Promise<JsonOutcome> {
   await checkPage(deps, params);
-  return jsonResultCall(deps, caller, 'content', params, cache, () => content(deps.content, params));
+  return jsonResultCall(deps, caller, 'content', params, cache, async () => {
+    const { result, complete } = await content(deps.content, params);
+    return { result, cacheable: complete };
+  });
 }

@@ -36,7 +36,7 @@ function wholeObject(bytes: Uint8Array): boolean {
  * The cache and metering of a call with a JSON result, once the target is checked: a cache hit
  * (keyed by the account and `keyParams`, every parameter that shapes the result) is charged and
  * answered; otherwise `produce` runs metered (billed only when it succeeds) and its result is
- * serialized once and cached.
+ * serialized once and cached, unless it is not `cacheable` (a page that never finished loading).
  */
 export async function jsonResultCall(
   deps: CallDeps,
@@ -44,7 +44,7 @@ export async function jsonResultCall(
   engine: string,
   keyParams: object,
   cache: { readonly ttlSeconds: number } | null,
-  produce: () => Promise<object>,
+  produce: () => Promise<{ readonly result: object; readonly cacheable: boolean }>,
 ): Promise<JsonOutcome> {
   const key = cache === null ? null : cacheKey(engine, caller.account.id, keyParams);
   if (key !== null) {
@@ -55,8 +55,9 @@ export async function jsonResultCall(
     }
   }
   const { value, billed } = await metered(deps.metering, caller, engine, async () => {
-    const data = Buffer.from(JSON.stringify(await produce()));
-    if (key !== null && cache !== null) {
+    const { result, cacheable } = await produce();
+    const data = Buffer.from(JSON.stringify(result));
+    if (key !== null && cache !== null && cacheable) {
       await putCached(deps.blobs, key, data, JSON_TYPE, cache.ttlSeconds, deps.metering.clock());
     }
     return data;

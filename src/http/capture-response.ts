@@ -34,6 +34,9 @@ export async function sendCapture(
   const outcome = await captureCall(deps.calls, callerOf(request), params, delivery);
   request.billed = outcome.billed;
   if (outcome.cache !== null) reply.header('x-webcap-cache', outcome.cache);
+  // One header, the warnings joined: they are the service's own sentences, without '; ' or line breaks.
+  const { warnings } = outcome.result;
+  if (warnings.length > 0) reply.header('x-webcap-warning', warnings.join('; '));
   if (outcome.body !== null) return reply.send(outcome.body);
   return reply.type(outcome.result.contentType).send(outcome.result.bytes);
 }

@@ -63,6 +63,12 @@ export const CaptureJsonBody = Type.Object(
     size: Type.Integer({ description: 'bytes' }),
     base64: Type.Optional(Type.String({ description: 'response_type=base64: the file, base64' })),
     s3_url: Type.Optional(Type.String({ description: "s3_url=true: the uploaded object's URL" })),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'present when the page was captured before it finished loading (also in x-webcap-warning)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -176,6 +182,11 @@ export const AnalyzeBody = Type.Object(
         phoneNumbers: Type.Array(Type.String(), {
           description: 'found on the page (tel: links and text), E.164',
         }),
+        warnings: Type.Optional(
+          Type.Array(Type.String(), {
+            description: 'present when the page was analyzed before it finished loading',
+          }),
+        ),
       },
       {
         additionalProperties: Type.String({

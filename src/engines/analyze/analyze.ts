@@ -1,4 +1,4 @@
-import { type PageDeps, withLoadedPage } from '../../browser/load-page.js';
+import { type PageDeps, type PageOutcome, withLoadedPage } from '../../browser/load-page.js';
 import { serializePage } from '../../browser/serialize-page.js';
 import type { ExtractorPool } from '../extractors/pool.js';
 import type { Analyzer } from './analyzers/analyzer.js';
@@ -19,10 +19,14 @@ const NO_MARK = 'data-webcap-unused';
  * A page's analysis (spec, Analysis result): the page pipeline renders it once with the defaults
  * (1280 × 1024, wait for `load`), an extractor thread reads it (digest, contact signals and, for
  * a model, the main content as Markdown), then the configured analyzer answers the fixed and
- * custom fields. Contact signals come from the page alone, whichever analyzer runs. Throws what the
- * pipeline throws (blocked, unreachable, timeout) and what the analyzer throws.
+ * custom fields. Contact signals come from the page alone, whichever analyzer runs. A page that
+ * never finished loading is analyzed as it was, with a warning. Throws what the pipeline throws
+ * (blocked, unreachable, timeout) and what the analyzer throws.
  */
-export async function analyze(deps: AnalyzeDeps, params: AnalyzeParams): Promise<AnalysisResult> {
+export async function analyze(
+  deps: AnalyzeDeps,
+  params: AnalyzeParams,
+): Promise<PageOutcome<AnalysisResult>> {
   const rendered = await withLoadedPage(
     deps.page,
     {
@@ -44,9 +48,10 @@ export async function analyze(deps: AnalyzeDeps, params: AnalyzeParams): Promise
       scrollDurationMs: null,
       removal: 'remove',
     },
-    async ({ page, finalUrl }) => ({
+    async ({ page, finalUrl, warnings }) => ({
       ...(await serializePage(page, null, deps.maxHtmlChars, NO_MARK)),
       finalUrl,
+      warnings,
     }),
   );
   const reading = await deps.extractor.run('read-page', {
@@ -66,10 +71,13 @@ export async function analyze(deps: AnalyzeDeps, params: AnalyzeParams): Promise
       writable: true,
     });
   }
-  return {
+  const warnings = [...rendered.warnings, ...reading.warnings];
+  const result: AnalysisResult = {
     ...answer.fields,
     emails: reading.contacts.emails,
     phoneNumbers: reading.contacts.phoneNumbers,
+    ...(warnings.length > 0 ? { warnings } : {}),
     custom,
   };
+  return { result, complete: rendered.warnings.length === 0 };
 }

@@ -2,7 +2,10 @@
 import type { UpstreamProxy } from '../../net/upstream-proxy.js';
 import type { AnalysisFields } from './extractive.js';
 
-/** The fixed members of the spec's Analysis result; a custom field may not take one of these names. */
+/**
+ * The fixed members of the spec's Analysis result, and `warnings` (docs/analyze.md); a custom
+ * field may not take one of these names.
+ */
 export const ANALYSIS_FIELDS = [
   'summary',
   'valueProposition',
@@ -12,6 +15,7 @@ export const ANALYSIS_FIELDS = [
   'targetAudience',
   'emails',
   'phoneNumbers',
+  'warnings',
 ] as const;
 
 /** Bounds of custom_response and custom_prompt (docs/analyze.md). */
@@ -38,6 +42,8 @@ export interface AnalyzeParams {
 export interface AnalysisResult extends AnalysisFields {
   readonly emails: string[];
   readonly phoneNumbers: string[];
+  /** What the caller should know about how the page was read; absent when nothing (the spec has no such field). */
+  readonly warnings?: string[];
   readonly custom: Readonly<Record<string, string>>;
 }
 

@@ -21,7 +21,7 @@ async function shoot(page: Page, params: CaptureParams, deps: CaptureDeps): Prom
   return viewportShot(page, type, params.imageQuality);
 }
 
-async function printPdf(page: Page): Promise<CaptureResult> {
+async function printPdf(page: Page): Promise<Omit<CaptureResult, 'warnings'>> {
   const size = await page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
   const bytes = Buffer.from(await page.pdf({ printBackground: true, preferCSSPageSize: true }));
   return { bytes, format: 'pdf', contentType: CONTENT_TYPES.pdf, ...size };
@@ -38,9 +38,9 @@ export async function capture(deps: CaptureDeps, params: CaptureParams): Promise
     scrollDurationMs: scroll ? params.fullPageScrollDurationMs : null,
     removal: 'hide' as const,
   };
-  return withLoadedPage(deps, page, async ({ page: loaded }: LoadedPage) => {
-    if (params.format === 'pdf') return printPdf(loaded);
+  return withLoadedPage(deps, page, async ({ page: loaded, warnings }: LoadedPage) => {
+    if (params.format === 'pdf') return { ...(await printPdf(loaded)), warnings };
     const shot = await shoot(loaded, params, deps);
-    return { ...shot, format: params.format, contentType: CONTENT_TYPES[params.format] };
+    return { ...shot, format: params.format, contentType: CONTENT_TYPES[params.format], warnings };
   });
 }

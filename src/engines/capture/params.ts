@@ -27,4 +27,6 @@ export interface CaptureResult {
   /** Pixels of the image; for a PDF, the CSS pixels of the page it printed. */
   readonly width: number;
   readonly height: number;
+  /** What the page pipeline gave up on (a page that never finished loading); empty when nothing. */
+  readonly warnings: readonly string[];
 }

@@ -1,4 +1,4 @@
-import { type PageDeps, withLoadedPage } from '../../browser/load-page.js';
+import { type PageDeps, type PageOutcome, withLoadedPage } from '../../browser/load-page.js';
 import { serializePage } from '../../browser/serialize-page.js';
 import type { GuardedFetcher } from '../../net/guarded-fetch.js';
 import { USER_AGENT } from '../crawler/crawl.js';
@@ -39,9 +39,10 @@ async function faviconIco(fetcher: GuardedFetcher, pageUrl: string): Promise<str
  * A page's content (spec, Content result): the page pipeline renders it once, with elements
  * removed as asked, and the serialized DOM is extracted on an extractor thread into metadata,
  * links, HTML and Markdown. The sitemap is discovered beside the render, through the guarded
- * fetcher; it never fails the call. Throws what the pipeline throws (blocked, unreachable, timeout).
+ * fetcher; it never fails the call. A page that never finished loading is extracted as it was,
+ * with a warning. Throws what the pipeline throws (blocked, unreachable, timeout).
  */
-export async function content(deps: ContentDeps, params: ContentParams): Promise<ContentResult> {
+export async function content(deps: ContentDeps, params: ContentParams): Promise<PageOutcome<ContentResult>> {
   const stopSitemap = new AbortController();
   const sitemap: Promise<SiteSitemap> | null = params.includeSitemap
     ? discoverSitemap(deps.fetcher, params.url, deps.sitemap, stopSitemap.signal)
@@ -56,12 +57,13 @@ export async function content(deps: ContentDeps, params: ContentParams): Promise
       scrollDurationMs: null,
       removal: 'remove' as const,
     };
-    const rendered = await withLoadedPage(deps.page, pageParams, async ({ page, status, finalUrl }) => ({
-      ...(await serializePage(page, params.selector, deps.maxHtmlChars, SELECTED_ATTRIBUTE)),
-      status,
-      finalUrl,
+    const rendered = await withLoadedPage(deps.page, pageParams, async (loaded) => ({
+      ...(await serializePage(loaded.page, params.selector, deps.maxHtmlChars, SELECTED_ATTRIBUTE)),
+      status: loaded.status,
+      finalUrl: loaded.finalUrl,
+      loadWarnings: loaded.warnings,
     }));
-    const warnings: string[] = [];
+    const warnings: string[] = [...rendered.loadWarnings];
     if (rendered.length > deps.maxHtmlChars) {
       warnings.push(
         `the page's HTML has ${rendered.length} characters; the first ${deps.maxHtmlChars} were extracted`,
@@ -82,7 +84,7 @@ export async function content(deps: ContentDeps, params: ContentParams): Promise
       metadata.favicon !== '' ? metadata.favicon : await faviconIco(deps.fetcher, rendered.finalUrl);
     const site = sitemap === null ? null : await sitemap;
     if (site !== null) warnings.push(...site.warnings);
-    return {
+    const result: ContentResult = {
       url: rendered.finalUrl,
       statusCode: rendered.status ?? 0,
       metadata: { ...metadata, favicon },
@@ -94,6 +96,7 @@ export async function content(deps: ContentDeps, params: ContentParams): Promise
         : { sitemap: { source: site.source, totalLinks: site.totalLinks, links: site.links } }),
       warnings,
     };
+    return { result, complete: rendered.loadWarnings.length === 0 };
   } finally {
     stopSitemap.abort();
   }
