@@ -1,4 +1,4 @@
-import type { HTTPRequest, Page } from 'puppeteer-core';
+import type { CDPSession, HTTPRequest, Page } from 'puppeteer-core';
 import { WebcapError } from '../errors.js';
 
 /** The guards of one page: they say when its render must end before it is done. */
@@ -49,9 +49,33 @@ export function isRefusedNavigation(url: string): boolean {
   return LOCAL_SCHEMES.has(protocol);
 }
 
-function refusedNavigation(url: string): WebcapError {
+function refusedNavigation(url: string, mainFrame: boolean): WebcapError {
   const where = URL.canParse(url) ? `a ${new URL(url).protocol} URL` : 'a URL that does not parse';
-  return new WebcapError('blocked', `the page navigated to ${where}; only http and https are allowed`);
+  const who = mainFrame ? 'the page' : 'a frame of the page';
+  return new WebcapError('blocked', `${who} navigated to ${where}; only http and https are allowed`);
+}
+
+/**
+ * Trips on every navigation to a refused scheme that a frame of `session`'s target schedules, and
+ * does the same for the frames of other sites inside it (out-of-process iframes, each a target of
+ * its own, whose events reach only a session attached to them), however deep.
+ */
+async function watchNavigations(
+  session: CDPSession,
+  mainFrameId: string | null,
+  trip: (error: WebcapError) => void,
+): Promise<void> {
+  session.on('Page.frameScheduledNavigation', ({ frameId, url }) => {
+    if (isRefusedNavigation(url)) trip(refusedNavigation(url, frameId === mainFrameId));
+  });
+  session.on('sessionattached', (child: CDPSession) => {
+    // A frame's target may be gone before it answers; its navigations then no longer matter.
+    watchNavigations(child, null, trip).catch(() => undefined);
+  });
+  await Promise.all([
+    session.send('Page.enable'),
+    session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }),
+  ]);
 }
 
 /**
@@ -59,7 +83,8 @@ function refusedNavigation(url: string): WebcapError {
  * - JavaScript dialogs (alert, confirm, prompt, beforeunload) are dismissed as they open. An
  *   open dialog blocks the page's main thread, so a page that calls `alert()` while loading
  *   never reaches `load` and would hold its slot for the whole navigation timeout.
- * - A main frame sent to a refused scheme ends the render at once with `blocked`. Chromium
+ * - A main frame sent to a refused scheme ends the render at once with `blocked`, and so does any
+ *   frame inside the page, of its own site or another (same rule, same reasons). Chromium
  *   refuses such a navigation itself ("Not allowed to load local resource"), but a form
  *   submitted to file: leaves the page loading forever (Chromium 156), and a meta refresh or a
  *   script going to file: or chrome: is the page asking for a target the policy refuses.
@@ -107,9 +132,6 @@ export async function guardPage(page: Page): Promise<PageGuards> {
   const session = await page.createCDPSession();
   const { frameTree } = await session.send('Page.getFrameTree');
   const mainFrameId = frameTree.frame.id;
-  session.on('Page.frameScheduledNavigation', ({ frameId, url }) => {
-    if (frameId === mainFrameId && isRefusedNavigation(url)) trip(refusedNavigation(url));
-  });
   let contentLoaded = false;
   // A new document in the main frame starts unparsed; same-document navigations are another event.
   session.on('Page.frameNavigated', ({ frame }) => {
@@ -118,6 +140,6 @@ export async function guardPage(page: Page): Promise<PageGuards> {
   session.on('Page.domContentEventFired', () => {
     contentLoaded = true;
   });
-  await session.send('Page.enable');
+  await watchNavigations(session, mainFrameId, trip);
   return { tripped, contentLoaded: () => contentLoaded };
 }
