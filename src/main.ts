@@ -116,6 +116,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     maxQueue: config.content.maxQueue,
     taskTimeoutMs: config.content.extractTimeoutMs,
     maxHeapMb: config.content.threadHeapMb,
+    // What the extraction libraries print (defuddle reports bad JSON-LD with a stack trace).
+    output: (line, stream) => logger.debug({ extractor: stream }, line),
   });
   const content: ContentDeps = {
     page: capture,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { processTree } from '../../browser/process-tree.js';
 import type { ExtractInput } from '../content/extract.js';
 import { ExtractorPool, type ExtractorPoolOptions } from './pool.js';
 
@@ -29,7 +30,7 @@ describe('ExtractorPool', () => {
     await Promise.all(pools.splice(0).map((p) => p.close()));
   });
 
-  it('extracts on a worker thread, pages in parallel up to its threads', async () => {
+  it('extracts in its processes, pages in parallel up to its processes', async () => {
     const extractor = pool({ threads: 2 });
     const results = await Promise.all(
       [1, 2, 3].map((n) => extractor.run('content', page(`<p><a href="/p${n}">Page ${n}</a></p>`))),
@@ -50,16 +51,29 @@ describe('ExtractorPool', () => {
     await expect(first).resolves.toMatchObject({ metadata: { title: 'T' } });
   });
 
-  it('a page past its deadline fails as a timeout; the thread is replaced and the next page extracts', async () => {
-    const extractor = pool({ taskTimeoutMs: 3000 });
-    // A thread's first page pays for loading the extraction modules; this one is already warm.
+  it('a page past its deadline fails as a timeout; the process is replaced and the next page extracts', async () => {
+    const extractor = pool({ taskTimeoutMs: 5000 });
+    const before = new Set(await processTree(process.pid));
     await extractor.run('content', page('<p>warm</p>'));
-    const big = page('<p>x</p>'.repeat(600_000));
-    await expect(extractor.run('content', big)).rejects.toMatchObject({ code: 'timeout' });
+    const [child] = (await processTree(process.pid)).filter((pid) => !before.has(pid));
+    // A stopped process cannot answer, however fast or slow the machine: the deadline must end it.
+    process.kill(child as number, 'SIGSTOP');
+    await expect(extractor.run('content', page('<p>stuck</p>'))).rejects.toMatchObject({ code: 'timeout' });
     await expect(extractor.run('content', page('<p>ok</p>'))).resolves.toMatchObject({ markdown: 'ok\n' });
+    expect(await processTree(process.pid)).not.toContain(child);
   });
 
-  it('a page that needs more heap than a thread has fails alone; the pool goes on', async () => {
+  it('what the libraries print in an extractor goes to the output it was given, not to the service', async () => {
+    const lines: string[] = [];
+    const extractor = pool({ output: (line) => lines.push(line) });
+    // defuddle reports JSON-LD it cannot parse with console.error.
+    const html = page('<script type="application/ld+json">{not json</script><article><p>text</p></article>');
+    await extractor.run('content', { ...html, useDefuddle: true });
+    await extractor.close();
+    expect(lines.join('\n')).toMatch(/JSON/i);
+  });
+
+  it('a page that needs more heap than a process has fails alone; the pool goes on', async () => {
     const extractor = pool({ maxHeapMb: 64 });
     const huge = page(`<div>${'<span>y</span>'.repeat(3_000_000)}</div>`);
     await expect(extractor.run('content', huge)).rejects.toMatchObject({ code: 'internal' });

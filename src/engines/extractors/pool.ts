@@ -1,17 +1,21 @@
-import { Worker } from 'node:worker_threads';
+import { type ChildProcess, fork } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { WebcapError } from '../../errors.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
-import type { TaskReply, TaskRequest } from './worker.js';
+import { READY, type TaskReply, type TaskRequest } from './worker-protocol.js';
 
 export interface ExtractorPoolOptions {
-  /** Threads extracting at once. */
+  /** Extractor processes working at once. */
   readonly threads: number;
-  /** Extractions that may wait for a thread; past it, 503. */
+  /** Extractions that may wait for a process; past it, 503. */
   readonly maxQueue: number;
-  /** Longest one task may take; its thread is replaced past it. */
+  /** Longest one task may take; its process is killed and replaced past it. */
   readonly taskTimeoutMs: number;
-  /** V8 heap of one thread, in MB: a page that needs more fails alone, the process lives on. */
+  /** V8 heap of one extractor process, in MB: a page that needs more fails alone, the service lives on. */
   readonly maxHeapMb: number;
+  /** Where a line the libraries print in an extractor process goes (the structured log, at debug). */
+  readonly output?: (line: string, stream: 'stdout' | 'stderr') => void;
 }
 
 interface Task {
@@ -22,51 +26,58 @@ interface Task {
   readonly reject: (error: Error) => void;
 }
 
-interface Thread {
-  readonly worker: Worker;
+interface Extractor {
+  readonly child: ChildProcess;
+  /** It has loaded the extraction modules and takes tasks; deadlines count from here. */
+  ready: boolean;
   task: Task | null;
   timer: NodeJS.Timeout | null;
 }
 
 /**
- * The worker's module: the compiled .js next to this file, or under tsx (dev, tests) the .ts
- * source, which a worker can only load through tsx's own import.
+ * One extractor process. A process, not a worker thread: V8 aborts the whole process when an
+ * isolate runs out of heap in some allocation paths (a WeakMap growing, a large array), whatever
+ * a thread's resourceLimits say, so only a process boundary keeps a hostile page from ending the
+ * service. Under tsx (dev, tests) the .ts source runs through tsx's loader.
  */
-function spawnWorker(maxHeapMb: number): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb };
-  if (import.meta.url.endsWith('.js')) {
-    return new Worker(new URL('./worker.js', import.meta.url), { resourceLimits });
-  }
-  const source = new URL('./worker.ts', import.meta.url).href;
-  const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(import.meta.url)}))`;
+function spawnExtractor(maxHeapMb: number): ChildProcess {
+  const compiled = import.meta.url.endsWith('.js');
+  const entry = fileURLToPath(new URL(compiled ? './worker.js' : './worker.ts', import.meta.url));
+  const execArgv = [`--max-old-space-size=${maxHeapMb}`, ...(compiled ? [] : ['--import', 'tsx'])];
   // Without its cache, tsx leaves no directory behind in the temp dir (the tests check it).
-  const env = { ...process.env, TSX_DISABLE_CACHE: '1' };
-  return new Worker(boot, { eval: true, resourceLimits, env });
+  const env = compiled ? process.env : { ...process.env, TSX_DISABLE_CACHE: '1' };
+  return fork(entry, [], {
+    execArgv,
+    env,
+    serialization: 'advanced',
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
 }
 
 /**
- * Threads that turn rendered pages into content and analyses (tasks.ts), so that parsing and
+ * Processes that turn rendered pages into content and analyses (tasks.ts), so that parsing and
  * extraction (tens to hundreds of ms of CPU per page) never hold up the event loop that answers
  * other calls; the content and analyze engines share them.
- * Bounded: a fixed number of threads, a bounded queue, a deadline and a heap limit per page; a
- * thread that overruns or dies is replaced and only its page fails.
+ * Bounded: a fixed number of processes, a bounded queue, a deadline and a heap limit per page; a
+ * process that overruns or dies is replaced and only its page fails.
  */
 export class ExtractorPool {
-  private readonly threads: Thread[] = [];
+  private readonly extractors: Extractor[] = [];
   private readonly queue: Task[] = [];
   private nextId = 1;
   private closed = false;
 
   constructor(private readonly options: ExtractorPoolOptions) {}
 
-  /** Runs one task on a free thread; 503 when the queue is full, 500 timeout past taskTimeoutMs. */
+  /** Runs one task in a free process; 503 when the queue is full, 500 timeout past taskTimeoutMs. */
   run<K extends TaskName>(task: K, input: TaskInput<K>): Promise<TaskOutput<K>> {
     if (this.closed)
-      return Promise.reject(new WebcapError('unavailable', 'the extractor threads are closed'));
-    const busy = this.threads.filter((thread) => thread.task !== null).length;
-    if (busy >= this.options.threads && this.queue.length >= this.options.maxQueue) {
+      return Promise.reject(new WebcapError('unavailable', 'the extractor processes are closed'));
+    const { busy, queued } = this.state();
+    // Tasks waiting for a process that is still starting count against the queue.
+    if (busy + queued >= this.options.threads + this.options.maxQueue) {
       return Promise.reject(
-        new WebcapError('unavailable', 'the extractor threads are busy; retry shortly', {
+        new WebcapError('unavailable', 'the extractor processes are busy; retry shortly', {
           retryAfterSeconds: 1,
         }),
       );
@@ -85,77 +96,119 @@ export class ExtractorPool {
 
   /** Tasks running and waiting now, for /metrics. */
   state(): { readonly busy: number; readonly queued: number } {
-    return { busy: this.threads.filter((thread) => thread.task !== null).length, queued: this.queue.length };
+    return {
+      busy: this.extractors.filter((extractor) => extractor.task !== null).length,
+      queued: this.queue.length,
+    };
   }
 
-  /** Stops every thread; waiting and running extractions fail. */
+  /** Stops every process; waiting and running extractions fail. */
   async close(): Promise<void> {
     this.closed = true;
-    const gone = new WebcapError('unavailable', 'the extractor threads are closed');
+    const gone = new WebcapError('unavailable', 'the extractor processes are closed');
     for (const task of this.queue.splice(0)) task.reject(gone);
     await Promise.all(
-      this.threads.splice(0).map((thread) => {
-        this.finish(thread)?.reject(gone);
-        return thread.worker.terminate();
+      this.extractors.splice(0).map((extractor) => {
+        this.finish(extractor)?.reject(gone);
+        return kill(extractor.child);
       }),
     );
   }
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      let thread = this.threads.find((candidate) => candidate.task === null);
-      if (thread === undefined && this.threads.length < this.options.threads) thread = this.start();
-      if (thread === undefined) return;
+      if (this.extractors.length < this.options.threads) this.start();
+      const extractor = this.extractors.find((candidate) => candidate.ready && candidate.task === null);
+      if (extractor === undefined) return;
       const task = this.queue.shift() as Task;
-      thread.task = task;
-      thread.timer = setTimeout(() => this.overrun(thread), this.options.taskTimeoutMs);
-      thread.worker.postMessage({ id: task.id, task: task.task, input: task.input } satisfies TaskRequest);
+      const running = extractor;
+      running.task = task;
+      running.timer = setTimeout(() => this.overrun(running), this.options.taskTimeoutMs);
+      running.child.send(
+        { id: task.id, task: task.task, input: task.input } satisfies TaskRequest,
+        (error) => {
+          // The process died before it could take the page (its exit replaces it).
+          if (error) this.replace(running, failed(error));
+        },
+      );
     }
   }
 
-  private start(): Thread {
-    const thread: Thread = { worker: spawnWorker(this.options.maxHeapMb), task: null, timer: null };
-    thread.worker.on('message', (reply: TaskReply) => {
-      const task = this.finish(thread);
+  private start(): Extractor {
+    const extractor: Extractor = {
+      child: spawnExtractor(this.options.maxHeapMb),
+      ready: false,
+      task: null,
+      timer: null,
+    };
+    const { child } = extractor;
+    // Loading the modules is not a page's time, but it is bounded too.
+    extractor.timer = setTimeout(() => void kill(child), this.options.taskTimeoutMs);
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const lines = createInterface({ input: child[stream] as NodeJS.ReadableStream, crlfDelay: Infinity });
+      lines.on('line', (line) => this.options.output?.(line.slice(0, 2000), stream));
+    }
+    child.on('message', (reply: TaskReply | typeof READY) => {
+      if (reply === READY) {
+        this.finish(extractor);
+        extractor.ready = true;
+        this.dispatch();
+        return;
+      }
+      const task = extractor.task;
       if (task === null || task.id !== reply.id) return;
+      this.finish(extractor);
       if (reply.ok) task.resolve(reply.value);
-      else
-        task.reject(
-          new WebcapError('internal', 'page extraction failed', { cause: new Error(reply.message) }),
-        );
+      else task.reject(failed(new Error(reply.message)));
       this.dispatch();
     });
-    // A thread that dies (out of heap, a crash) takes only its own page with it.
-    thread.worker.on('error', (error) =>
-      this.replace(thread, new WebcapError('internal', 'page extraction failed', { cause: error })),
+    // A process that dies (out of heap, a crash) takes only its own page with it.
+    child.on('error', (error) => this.replace(extractor, failed(error)));
+    child.on('exit', (code, signal) =>
+      this.replace(extractor, failed(new Error(`extractor exited (${signal ?? code})`))),
     );
-    thread.worker.on('exit', () =>
-      this.replace(thread, new WebcapError('internal', 'page extraction failed')),
-    );
-    this.threads.push(thread);
-    return thread;
+    this.extractors.push(extractor);
+    return extractor;
   }
 
-  private overrun(thread: Thread): void {
+  private overrun(extractor: Extractor): void {
     const limit = this.options.taskTimeoutMs;
-    this.replace(thread, new WebcapError('timeout', `page extraction took longer than ${limit} ms`));
-    void thread.worker.terminate();
+    this.replace(extractor, new WebcapError('timeout', `page extraction took longer than ${limit} ms`));
+    void kill(extractor.child);
   }
 
-  /** Drops a thread that can no longer be trusted, failing its page, and carries on with a fresh one. */
-  private replace(thread: Thread, error: WebcapError): void {
-    const index = this.threads.indexOf(thread);
+  /** Drops a process that can no longer be trusted, failing its page, and carries on with a fresh one. */
+  private replace(extractor: Extractor, error: WebcapError): void {
+    const index = this.extractors.indexOf(extractor);
     if (index === -1) return;
-    this.threads.splice(index, 1);
-    this.finish(thread)?.reject(error);
+    this.extractors.splice(index, 1);
+    // A process that could not even start fails the page waiting longest, so that a broken
+    // install ends in errors rather than in processes started for ever.
+    const running = this.finish(extractor);
+    const task = extractor.ready ? running : this.queue.shift();
+    task?.reject(error);
+    void kill(extractor.child);
     if (!this.closed) this.dispatch();
   }
 
-  private finish(thread: Thread): Task | null {
-    const { task } = thread;
-    if (thread.timer !== null) clearTimeout(thread.timer);
-    thread.task = null;
-    thread.timer = null;
+  private finish(extractor: Extractor): Task | null {
+    const { task } = extractor;
+    if (extractor.timer !== null) clearTimeout(extractor.timer);
+    extractor.task = null;
+    extractor.timer = null;
     return task;
   }
+}
+
+function failed(cause: Error): WebcapError {
+  return new WebcapError('internal', 'page extraction failed', { cause });
+}
+
+/** Ends a process and waits for it to be gone; SIGKILL, since it may be stuck in a loop. */
+function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
 }
