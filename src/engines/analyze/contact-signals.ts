@@ -10,6 +10,7 @@ import {
   searchPhoneNumbersInText,
 } from 'libphonenumber-js/max';
 import { parse as parseHost } from 'tldts';
+import { parseJsonLd } from '../content/json-ld.js';
 
 /**
  * Contact signals: the email addresses and phone numbers a page states, found and never
@@ -75,7 +76,6 @@ const PAGE_MAX_CHARS = 2_000_000;
 const HREF_MAX_CHARS = 8_192;
 const LOCAL_MAX_CHARS = 64;
 const DOMAIN_MAX_CHARS = 253;
-const JSON_LD_MAX_CHARS = 1_000_000;
 /** JSON values looked at across a page's JSON-LD before giving up on finding an address in it. */
 const JSON_LD_MAX_VALUES = 10_000;
 const COUNTRY_NAME_MAX_CHARS = 60;
@@ -443,14 +443,8 @@ function addressCountry(document: Document, language: Intl.Locale | null): Count
   for (const script of Array.from(document.querySelectorAll('script[type]'))) {
     if (budget <= 0) break;
     if ((script.getAttribute('type') ?? '').trim().toLowerCase() !== 'application/ld+json') continue;
-    const source = script.textContent ?? '';
-    if (source.length > JSON_LD_MAX_CHARS) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(source);
-    } catch {
-      continue;
-    }
+    const value = parseJsonLd(script.textContent ?? '');
+    if (value === undefined) continue;
     // Depth first, in the order the page wrote things, without recursion.
     const stack: unknown[] = [value];
     while (stack.length > 0 && budget-- > 0) {

@@ -1,7 +1,7 @@
-import { parseHTML } from 'linkedom';
 import { documentBaseUrl } from '../content/base-url.js';
 import { extractMainContent } from '../content/main-content.js';
 import { htmlToMarkdown } from '../content/markdown.js';
+import { parsePage } from '../content/parse-page.js';
 import { type ContactSignals, findContactSignals } from './contact-signals.js';
 import { digestPage, type PageDigest } from './page-digest.js';
 
@@ -21,6 +21,8 @@ export interface PageReading {
   readonly contacts: ContactSignals;
   /** Null when not asked for. */
   readonly markdown: string | null;
+  /** What the reading could not do as usual (a page cut at its element budget, a page without a root). */
+  readonly warnings: string[];
 }
 
 /**
@@ -29,12 +31,12 @@ export interface PageReading {
  * runs on an extractor thread.
  */
 export function readPage(input: ReadPageInput): PageReading {
-  const { document } = parseHTML(input.html) as unknown as { document: Document };
+  const { document, warnings } = parsePage(input.html);
   const main = extractMainContent(document, input.pageUrl);
   const digest = digestPage(document, input.pageUrl, main.html);
   const contacts = findContactSignals(document, input.pageUrl);
   const markdown = input.withMarkdown
     ? htmlToMarkdown(main.html, documentBaseUrl(document, input.pageUrl).href)
     : null;
-  return { digest, contacts, markdown };
+  return { digest, contacts, markdown, warnings };
 }

@@ -1,9 +1,9 @@
-import { parseHTML } from 'linkedom';
 import { documentBaseUrl } from './base-url.js';
 import { extractLinks, type PageLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
 import { htmlToMarkdown, markdownOfElement } from './markdown.js';
 import { extractMetadata, type PageMetadata } from './metadata.js';
+import { parsePage } from './parse-page.js';
 
 /** Marks the element a `selector` chose in the serialized page (load-page.ts → content.ts → here). */
 export const SELECTED_ATTRIBUTE = 'data-webcap-selected';
@@ -32,6 +32,8 @@ export interface Extracted {
 }
 
 const NO_MAIN_CONTENT = 'no main content was found: html and markdown hold the cleaned page body';
+const tooLargeForMainContent = (elements: number) =>
+  `the page has ${elements} elements, too many to search for its main content: html and markdown hold the cleaned page body`;
 
 /**
  * Metadata, links, HTML and Markdown of one page from a single parse: metadata from the whole
@@ -39,8 +41,7 @@ const NO_MAIN_CONTENT = 'no main content was found: html and markdown hold the c
  * extractor thread (engines/extractors/), never on the thread that answers calls.
  */
 export function extractContent(input: ExtractInput): Extracted {
-  const { document } = parseHTML(input.html) as unknown as { document: Document };
-  const warnings: string[] = [];
+  const { document, warnings } = parsePage(input.html);
   const metadata = extractMetadata(document, input.pageUrl);
   const selected = input.scoped ? document.querySelector(`[${SELECTED_ATTRIBUTE}]`) : null;
   selected?.removeAttribute(SELECTED_ATTRIBUTE);
@@ -59,7 +60,7 @@ export function extractContent(input: ExtractInput): Extracted {
   let html: string;
   if (input.useDefuddle) {
     const main = extractMainContent(document, input.pageUrl);
-    if (main.fallback) warnings.push(NO_MAIN_CONTENT);
+    if (main.fallback) warnings.push(main.tooLarge ? tooLargeForMainContent(main.elements) : NO_MAIN_CONTENT);
     html = main.html;
   } else {
     html = selected !== null ? selected.outerHTML : input.html;

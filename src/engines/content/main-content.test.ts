@@ -100,7 +100,20 @@ describe('extractMainContent', () => {
     expect(extractMainContent(parseHTML('<html><body></body></html>').document, pageUrl)).toEqual({
       html: '',
       fallback: true,
+      tooLarge: false,
+      elements: 2,
     });
+  });
+
+  it('past its element budget, returns the cleaned body without searching it', () => {
+    const paragraphs = '<p>Some words of an article that extractors would take as its text.</p>'.repeat(20);
+    const html = `<html><body><nav><a href="/">Home</a></nav><article>${paragraphs}</article></body></html>`;
+    const within = extractMainContent(parseHTML(html).document, pageUrl, 100);
+    expect(within).toMatchObject({ fallback: false, tooLarge: false });
+    const past = extractMainContent(parseHTML(html).document, pageUrl, 10);
+    expect(past).toMatchObject({ fallback: true, tooLarge: true, elements: 23 });
+    expect(past.html).not.toContain('Home');
+    expect(textOf(past.html)).toContain('Some words of an article');
   });
 
   it('handles 10,000 levels of nesting in bounded time, keeping the deep text', () => {

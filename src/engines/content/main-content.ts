@@ -1,6 +1,8 @@
 import { Readability } from '@mozilla/readability';
 import { DefuddleClass } from 'defuddle/node';
 import { parseHTML } from 'linkedom';
+import { elementBudget } from './element-budget.js';
+import { jsonLdWithinBounds } from './json-ld.js';
 import { wordTokens } from './token-f1.js';
 
 export interface MainContent {
@@ -8,6 +10,10 @@ export interface MainContent {
   readonly html: string;
   /** True when no main content was found and the cleaned body was returned instead. */
   readonly fallback: boolean;
+  /** True when the page (after pruning) had more elements than the main-content search takes. */
+  readonly tooLarge: boolean;
+  /** Elements kept after pruning. */
+  readonly elements: number;
 }
 
 const BLOCK = new Set([
@@ -135,8 +141,12 @@ function prune(root: Element): number {
   while (stack.length > 0) {
     const { el, depth } = stack.pop() as { el: Element; depth: number };
     const name = el.tagName.toUpperCase();
-    // defuddle reads schema.org data (articleBody, headline) from JSON-LD.
-    const keep = name === 'SCRIPT' && el.getAttribute('type') === 'application/ld+json';
+    // defuddle reads schema.org data (articleBody, headline) from JSON-LD, recursively: only
+    // what is within json-ld.ts's bounds reaches it.
+    const keep =
+      name === 'SCRIPT' &&
+      el.getAttribute('type') === 'application/ld+json' &&
+      jsonLdWithinBounds(el.textContent ?? '');
     if (!keep && el !== root && (NEVER.has(name) || isFurniture(el) || el.hasAttribute('hidden'))) {
       doomed.push(el);
       continue;
@@ -294,8 +304,14 @@ function defuddled(document: Document, pageUrl: string): Candidate {
  * The page's main content as HTML with relative href/src resolved against `pageUrl`, or the cleaned
  * body with `fallback` set when none is found; never mutates `document` (all work is on copies).
  */
-export function extractMainContent(document: Document, pageUrl: string): MainContent {
+export function extractMainContent(
+  document: Document,
+  pageUrl: string,
+  maxElements = elementBudget().mainContentElements,
+): MainContent {
   const { work, elements } = pruned(document);
+  const body = () => (work.body ? work.body.innerHTML : '');
+  if (elements > maxElements) return { html: body(), fallback: true, tooLarge: true, elements };
   // Classes are kept for defuddle's rules below.
   const rHtml =
     new Readability(work.cloneNode(true) as Document, { keepClasses: true }).parse()?.content ?? '';
@@ -317,8 +333,8 @@ export function extractMainContent(document: Document, pageUrl: string): MainCon
     // Readability found nothing: defuddle's own search of the page is the second opinion.
     best = defuddled(work.cloneNode(true) as Document, pageUrl);
   }
-  if (best.tokens.length < MIN_WORDS) return { html: work.body ? work.body.innerHTML : '', fallback: true };
+  if (best.tokens.length < MIN_WORDS) return { html: body(), fallback: true, tooLarge: false, elements };
   dropLeadingTitle(best.root, pageTitles(document));
   absoluteUrls(best.root, pageUrl);
-  return { html: best.root.innerHTML, fallback: false };
+  return { html: best.root.innerHTML, fallback: false, tooLarge: false, elements };
 }

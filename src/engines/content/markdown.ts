@@ -322,9 +322,13 @@ function tidy(markdown: string): string {
 
 /** GitHub-flavoured Markdown of `root`'s content (a copy is converted; `root` is not changed). */
 export function markdownOfElement(root: Element, baseUrl: string): string {
-  const copy = root.cloneNode(true) as Element;
-  prepare(copy, baseUrl);
-  return tidy(turndown.turndown(copy as unknown as TurndownService.Node));
+  return markdownInPlace(root.cloneNode(true) as Element, baseUrl);
+}
+
+/** Converts `root`, changing it on the way: for a tree parsed only to be converted, which needs no copy. */
+function markdownInPlace(root: Element, baseUrl: string): string {
+  prepare(root, baseUrl);
+  return tidy(turndown.turndown(root as unknown as TurndownService.Node));
 }
 
 /** GitHub-flavoured Markdown of a whole parsed page's body, without a reparse; `document` is not changed. */
@@ -337,5 +341,5 @@ export function htmlToMarkdown(html: string, baseUrl: string): string {
   const head = html.slice(0, 1024).toLowerCase();
   const isDocument = head.includes('<html') || head.includes('<body') || head.includes('<!doctype');
   const { document } = parseHTML(isDocument ? html : `<!DOCTYPE html><html><body>${html}</body></html>`);
-  return markdownOfDocument(document, baseUrl);
+  return document.body ? markdownInPlace(document.body, baseUrl) : '';
 }

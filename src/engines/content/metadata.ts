@@ -1,4 +1,5 @@
 import { documentBaseUrl } from './base-url.js';
+import { parseJsonLd } from './json-ld.js';
 
 /**
  * A page's metadata (spec, Content result) from its `<head>`: `<title>`, `<meta>` and `<link>`
@@ -36,7 +37,7 @@ import { documentBaseUrl } from './base-url.js';
  *   normalized: Date's parsing of non-ISO text is implementation-defined, and a date-only
  *   value would gain a time and a time zone it never had.
  *
- * JSON-LD: each `<script type="application/ld+json">` of at most JSON_LD_MAX_CHARS, parsed
+ * JSON-LD: each `<script type="application/ld+json">` within json-ld.ts's bounds, parsed
  * alone (a broken one is skipped); the nodes are the top-level objects, the items of a
  * top-level array, and the items of their `@graph`, at most JSON_LD_MAX_NODES, walked no
  * deeper. Values come from the first node of the best kind that has them: Article and its
@@ -58,7 +59,6 @@ export interface PageMetadata {
 
 const TEXT_MAX_CHARS = 2_000;
 const URL_MAX_CHARS = 8_192;
-const JSON_LD_MAX_CHARS = 1_000_000;
 const JSON_LD_MAX_NODES = 1_000;
 // A list value (authors, images) is read this far.
 const LIST_MAX_ITEMS = 20;
@@ -449,14 +449,8 @@ function readJsonLd(document: Document): JsonLd {
   };
   for (const script of Array.from(document.querySelectorAll('script[type="application/ld+json" i]'))) {
     if (nodes.length >= JSON_LD_MAX_NODES) break;
-    const source = script.textContent ?? '';
-    if (source.length > JSON_LD_MAX_CHARS) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(source);
-    } catch {
-      continue;
-    }
+    const value = parseJsonLd(script.textContent ?? '');
+    if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) {
       push(item);
       const graph = isNode(item) ? item['@graph'] : undefined;
