@@ -94,15 +94,15 @@ export interface Config {
   readonly fetchTimeoutMs: number;
 }
 
-/** The content engine: its extractor threads and the bounds of what it returns (docs/content.md). */
+/** The content engine: its extractor processes and the bounds of what it returns (docs/content.md). */
 export interface ContentConfig {
-  /** Threads extracting pages at once, beside the event loop. */
+  /** Extractor processes working at once, beside the event loop. */
   readonly threads: number;
-  /** Extractions that may wait for a thread; past it, 503. */
+  /** Extractions that may wait for an extractor process; past it, 503. */
   readonly maxQueue: number;
   /** Longest one page's extraction may take. */
   readonly extractTimeoutMs: number;
-  /** V8 heap of one extractor thread. */
+  /** V8 heap of one extractor process (its element budget follows it: element-budget.ts). */
   readonly threadHeapMb: number;
   /** The rendered page's HTML is cut at this many characters before extraction. */
   readonly maxHtmlChars: number;
@@ -306,7 +306,7 @@ function blobStoreConfig(env: Env, dataDir: string): BlobStoreConfig {
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function contentConfig(env: Env): ContentConfig {
-  // One thread per core, beside the event loop and the browser, up to 4.
+  // One extractor process per core, beside the event loop and the browser, up to 4.
   const cores = os.availableParallelism();
   return {
     threads: read(env, integer('CONTENT_THREADS', Math.max(1, Math.min(4, cores)), 1, 64)),
