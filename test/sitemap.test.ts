@@ -25,8 +25,9 @@ let refusedPort: number;
 let base: string;
 let allowed: GuardedFetcher;
 let guarded: GuardedFetcher;
+// Waits ten minutes for anything: a connection it had open closes only because the discovery closed it.
+let patient: GuardedFetcher;
 let routes: Record<string, Route> = {};
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let requests: string[] = [];
 
 const bounds: SitemapBounds = { maxFiles: 50, maxLinks: 1000, maxFileBytes: MiB, timeoutMs: 5000 };
@@ -79,6 +80,12 @@ beforeAll(async () => {
     headersTimeoutMs: 3000,
     timeoutMs: 4000,
   });
+  patient = new GuardedFetcher({
+    policy: new NetworkPolicy(parseAllowList(`127.0.0.1/32:${fixture.port}`)),
+    maxBytes: 4 * MiB,
+    headersTimeoutMs: 600_000,
+    timeoutMs: 600_000,
+  });
   guarded = new GuardedFetcher({
     policy: new NetworkPolicy(),
     maxBytes: 4 * MiB,
@@ -88,7 +95,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([allowed?.close(), guarded?.close()]);
+  await Promise.all([allowed?.close(), guarded?.close(), patient?.close()]);
   await Promise.all([fixture?.close(), canary?.close()]);
 });
 
@@ -328,7 +335,6 @@ describe('sitemap discovery: bounds', () => {
       ),
       '/good.xml': xml(urlset(...pages('good'))),
     };
-    const started = performance.now();
     expect(await discoverSitemap(allowed, `${base}/`, bounds)).toEqual({
       source: `${base}/sitemap.xml`,
       totalLinks: 1,
@@ -339,7 +345,43 @@ describe('sitemap discovery: bounds', () => {
         `${base}/bad.xml.gz: not valid gzip`,
       ],
     });
-    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it('gunzips a file of several gzip members, the last one small', async () => {
+    const text = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => `https://example.com/m${from + i}\n`).join('');
+    // The trailer's size is the last member's: the output outgrows the buffer it was first given.
+    const members = Buffer.concat([zlib.gzipSync(text(0, 20_000)), zlib.gzipSync(text(20_000, 5))]);
+    routes = { '/sitemap.xml': raw(members, 'application/gzip') };
+    const site = await discoverSitemap(allowed, `${base}/`, { ...bounds, maxLinks: 30_000 });
+    expect(site.warnings).toEqual([]);
+    expect(site.totalLinks).toBe(20_005);
+    expect(site.links[0]).toBe('https://example.com/m0');
+    expect(site.links.at(-1)).toBe('https://example.com/m20004');
+  });
+
+  it('counts links past maxLinks without keeping them: exactly 65,536 past it, then as an estimate it says is one', async () => {
+    const text = (count: number) =>
+      Array.from({ length: count }, (_, i) => `https://example.com/p${i}\n`).join('');
+    const big = { ...bounds, maxLinks: 10, maxFileBytes: 8 * MiB };
+    routes = {
+      '/robots.txt': xml('Sitemap: /exact.txt.gz\nSitemap: /again.txt', 'text/plain'),
+      '/exact.txt.gz': raw(zlib.gzipSync(text(65_546)), 'application/gzip'),
+      '/again.txt': xml(text(100), 'text/plain'),
+    };
+    expect(await discoverSitemap(allowed, `${base}/`, big)).toEqual({
+      source: `${base}/exact.txt.gz`,
+      totalLinks: 65_546,
+      links: Array.from({ length: 10 }, (_, i) => `https://example.com/p${i}`),
+      warnings: ['links truncated to the first 10 of 65546 (maxLinks)'],
+    });
+    routes['/exact.txt.gz'] = raw(zlib.gzipSync(text(150_000)), 'application/gzip');
+    const estimated = await discoverSitemap(allowed, `${base}/`, big);
+    expect(estimated.links).toHaveLength(10);
+    expect(Math.abs(estimated.totalLinks - 150_000) / 150_000).toBeLessThan(0.02);
+    expect(estimated.warnings).toEqual([
+      `links truncated to the first 10 of about ${estimated.totalLinks} (maxLinks; past 65546 distinct links the total is estimated)`,
+    ]);
   });
 
   it('stops at the deadline and returns what it found', async () => {
@@ -349,14 +391,12 @@ describe('sitemap discovery: bounds', () => {
       '/slow.xml': () => {}, // never answers
       '/after.xml': xml(urlset(...pages('after'))),
     };
-    const started = performance.now();
     expect(await discoverSitemap(allowed, `${base}/`, { ...bounds, timeoutMs: 600 })).toEqual({
       source: `${base}/fast.xml`,
       totalLinks: 1,
       links: pages('fast'),
       warnings: ['sitemap discovery stopped at its deadline of 600 ms; what was found by then is returned'],
     });
-    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('ends the fetches still under way when it stops', async () => {
@@ -368,9 +408,9 @@ describe('sitemap discovery: bounds', () => {
       '/robots.txt': xml('Sitemap: /slow.xml', 'text/plain'),
       '/slow.xml': (_req, res) => res.on('close', () => hungUp()), // never answers
     };
-    await discoverSitemap(allowed, `${base}/`, { ...bounds, timeoutMs: 300 });
-    const gone = await Promise.race([closed.then(() => true), sleep(2000).then(() => false)]);
-    expect(gone).toBe(true);
+    await discoverSitemap(patient, `${base}/`, { ...bounds, timeoutMs: 300 });
+    // The fetcher would wait ten minutes: the connection closes because the discovery ended it.
+    await closed;
   });
 
   it('rejects with the reason when its signal aborts, and ends its fetches', async () => {
@@ -389,12 +429,11 @@ describe('sitemap discovery: bounds', () => {
       },
     };
     const stop = new AbortController();
-    const discovery = discoverSitemap(allowed, `${base}/`, bounds, stop.signal);
+    const discovery = discoverSitemap(patient, `${base}/`, bounds, { signal: stop.signal });
     await requested;
     stop.abort(new Error('caller gone'));
     await expect(discovery).rejects.toThrow('caller gone');
-    const gone = await Promise.race([closed.then(() => true), sleep(2000).then(() => false)]);
-    expect(gone).toBe(true);
+    await closed;
   });
 
   it('counts robots.txt against the deadline', async () => {
@@ -486,10 +525,12 @@ describe('sitemap discovery: errors', () => {
     const controller = new AbortController();
     const reason = new Error('caller went away');
     setTimeout(() => controller.abort(reason), 100);
-    await expect(discoverSitemap(allowed, `${base}/`, bounds, controller.signal)).rejects.toBe(reason);
-    await expect(discoverSitemap(allowed, `${base}/`, bounds, AbortSignal.abort(reason))).rejects.toBe(
+    await expect(discoverSitemap(allowed, `${base}/`, bounds, { signal: controller.signal })).rejects.toBe(
       reason,
     );
+    await expect(
+      discoverSitemap(allowed, `${base}/`, bounds, { signal: AbortSignal.abort(reason) }),
+    ).rejects.toBe(reason);
   });
 });
 

@@ -3,9 +3,16 @@ import { Agent, buildConnector, errors as undiciErrors } from 'undici';
 import { WebcapError } from '../errors.js';
 import type { NetworkPolicy } from './address-policy.js';
 import { unreachable } from './net-error.js';
+import type { Guard } from './pinned-connect.js';
 import { ACCEPTED_ENCODINGS, discard, readCappedBody, tooLarge } from './read-body.js';
 import { pinnedLookup, type Resolver, resolvePinned, systemResolver } from './resolve.js';
 import { parseTargetUrl, redirectTarget } from './target-url.js';
+import {
+  connectToUpstream,
+  proxyAuthorization,
+  tunnelThrough,
+  type UpstreamProxy,
+} from './upstream-proxy.js';
 
 export interface GuardedFetchOptions {
   readonly policy: NetworkPolicy;
@@ -29,6 +36,12 @@ export interface FetchOptions {
   readonly signal?: AbortSignal;
   /** Sends this body with POST instead of a GET; a redirect is then returned, never followed. */
   readonly post?: { readonly body: Buffer; readonly contentType: string };
+  /**
+   * The caller's proxy (the `proxy` parameter): every connection of the fetch goes through it, as
+   * the browser's do. Its own host is resolved, checked and pinned on each connection; a target
+   * that is an IP literal is still checked here, a name is resolved over there (egress-proxy.ts).
+   */
+  readonly proxy?: UpstreamProxy | null;
 }
 
 export interface RedirectHop {
@@ -52,6 +65,11 @@ export interface FetchResult {
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** Whether a request for a `protocol` URL goes to an http(s) upstream as is, in absolute form, rather than through a tunnel. */
+function absoluteForm(upstream: UpstreamProxy, protocol: string): boolean {
+  return protocol === 'http:' && upstream.protocol !== 'socks5:';
+}
 
 function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
@@ -77,10 +95,12 @@ function findWebcapError(error: unknown): WebcapError | undefined {
 export class GuardedFetcher {
   private readonly agent: Agent;
   private readonly maxRedirects: number;
+  private readonly guard: Guard;
 
   constructor(private readonly options: GuardedFetchOptions) {
     this.maxRedirects = options.maxRedirects ?? 10;
     const resolver = options.resolver ?? systemResolver;
+    this.guard = { policy: options.policy, resolver };
     this.agent = new Agent({
       headersTimeout: options.headersTimeoutMs,
       bodyTimeout: options.headersTimeoutMs,
@@ -111,16 +131,19 @@ export class GuardedFetcher {
     const first = parseTargetUrl(String(url), this.options.policy);
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
-    const { signal } = options;
+    const { signal, proxy } = options;
+    // Through a caller's proxy, connections are the fetch's own and end with it.
+    const agent = proxy == null ? this.agent : this.upstreamAgent(proxy);
     try {
       options.signal?.throwIfAborted();
       const stop = signal === undefined ? deadline.signal : AbortSignal.any([deadline.signal, signal]);
-      return await this.follow(first.url, options, stop);
+      return await this.follow(first.url, options, stop, agent);
     } catch (error) {
       if (signal?.aborted && !deadline.signal.aborted) throw signal.reason;
       throw this.translate(error, deadline.signal);
     } finally {
       clearTimeout(timer);
+      if (agent !== this.agent) await agent.destroy();
     }
   }
 
@@ -129,20 +152,58 @@ export class GuardedFetcher {
     await this.agent.destroy();
   }
 
-  private async follow(start: URL, options: FetchOptions, signal: AbortSignal): Promise<FetchResult> {
+  /**
+   * An agent whose connections go through `upstream`: https targets (and any target through a
+   * SOCKS5 proxy) in a tunnel, TLS to the target inside it; plain http through an http(s) proxy
+   * to the proxy itself, the request sent in absolute form (follow), as the egress proxy does.
+   */
+  private upstreamAgent(upstream: UpstreamProxy): Agent {
+    const timeoutMs = this.options.headersTimeoutMs;
+    const tlsInTunnel = buildConnector({ timeout: timeoutMs });
+    return new Agent({
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      connect: (connectOptions, callback) => {
+        const { hostname, protocol } = connectOptions;
+        const port = Number(connectOptions.port) || (protocol === 'https:' ? 443 : 80);
+        const fail = (error: Error) => callback(error, null);
+        if (absoluteForm(upstream, protocol)) {
+          connectToUpstream(upstream, this.guard, timeoutMs).then((socket) => callback(null, socket), fail);
+          return;
+        }
+        const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+        tunnelThrough(upstream, host, port, this.guard, timeoutMs).then((socket) => {
+          if (protocol === 'https:') tlsInTunnel({ ...connectOptions, httpSocket: socket }, callback);
+          else callback(null, socket);
+        }, fail);
+      },
+    });
+  }
+
+  private async follow(
+    start: URL,
+    options: FetchOptions,
+    signal: AbortSignal,
+    agent: Agent,
+  ): Promise<FetchResult> {
     const redirects: RedirectHop[] = [];
     let current = start;
+    const { proxy } = options;
+    const authorization = proxy == null ? null : proxyAuthorization(proxy);
     for (;;) {
       const { post } = options;
-      const response = await this.agent.request({
+      const viaProxy = proxy != null && absoluteForm(proxy, current.protocol);
+      const path = `${current.pathname}${current.search}`;
+      const response = await agent.request({
         origin: current.origin,
-        path: `${current.pathname}${current.search}`,
+        path: viaProxy ? `${current.origin}${path}` : path,
         method: post === undefined ? 'GET' : 'POST',
         headers: {
           accept: '*/*',
           ...options.headers,
           'accept-encoding': ACCEPTED_ENCODINGS,
           ...(post === undefined ? {} : { 'content-type': post.contentType }),
+          ...(viaProxy && authorization !== null ? { 'proxy-authorization': authorization } : {}),
         },
         body: post?.body,
         signal,

@@ -1,6 +1,7 @@
 import { type PageDeps, type PageOutcome, withLoadedPage } from '../../browser/load-page.js';
 import { serializePage } from '../../browser/serialize-page.js';
 import type { GuardedFetcher } from '../../net/guarded-fetch.js';
+import type { UpstreamProxy } from '../../net/upstream-proxy.js';
 import { USER_AGENT } from '../crawler/crawl.js';
 import type { ExtractorPool } from '../extractors/pool.js';
 import { SELECTED_ATTRIBUTE } from './extract.js';
@@ -19,13 +20,18 @@ export interface ContentDeps {
   readonly maxLinks: number;
 }
 
-/** `<origin>/favicon.ico` when it answers 2xx with something that is not an HTML page; else ''. */
-async function faviconIco(fetcher: GuardedFetcher, pageUrl: string): Promise<string> {
+/** `<origin>/favicon.ico`, asked through the caller's proxy if any, when it answers 2xx with something that is not an HTML page; else ''. */
+async function faviconIco(
+  fetcher: GuardedFetcher,
+  pageUrl: string,
+  proxy: UpstreamProxy | null,
+): Promise<string> {
   // A page that sent itself to about:blank has no origin to ask.
   if (!/^https?:/i.test(pageUrl)) return '';
   const url = new URL('/favicon.ico', pageUrl).href;
   try {
-    const answer = await fetcher.fetch(url, { headers: { 'user-agent': USER_AGENT, accept: 'image/*' } });
+    const headers = { 'user-agent': USER_AGENT, accept: 'image/*' };
+    const answer = await fetcher.fetch(url, { headers, proxy });
     const html = (answer.contentType ?? '').toLowerCase().startsWith('text/html');
     return answer.status >= 200 && answer.status < 300 && !html && answer.body.length > 0
       ? answer.finalUrl
@@ -39,13 +45,16 @@ async function faviconIco(fetcher: GuardedFetcher, pageUrl: string): Promise<str
  * A page's content (spec, Content result): the page pipeline renders it once, with elements
  * removed as asked, and the serialized DOM is extracted on an extractor thread into metadata,
  * links, HTML and Markdown. The sitemap is discovered beside the render, through the guarded
- * fetcher; it never fails the call. A page that never finished loading is extracted as it was,
+ * fetcher (and the caller's proxy, as the page and the favicon probe); it never fails the call. A page that never finished loading is extracted as it was,
  * with a warning. Throws what the pipeline throws (blocked, unreachable, timeout).
  */
 export async function content(deps: ContentDeps, params: ContentParams): Promise<PageOutcome<ContentResult>> {
   const stopSitemap = new AbortController();
   const sitemap: Promise<SiteSitemap> | null = params.includeSitemap
-    ? discoverSitemap(deps.fetcher, params.url, deps.sitemap, stopSitemap.signal)
+    ? discoverSitemap(deps.fetcher, params.url, deps.sitemap, {
+        signal: stopSitemap.signal,
+        proxy: params.proxy,
+      })
     : null;
   // Settled below, or abandoned when the render fails; it must not surface as unhandled.
   sitemap?.catch(() => undefined);
@@ -81,7 +90,9 @@ export async function content(deps: ContentDeps, params: ContentParams): Promise
     warnings.push(...extracted.warnings);
     const { metadata } = extracted;
     const favicon =
-      metadata.favicon !== '' ? metadata.favicon : await faviconIco(deps.fetcher, rendered.finalUrl);
+      metadata.favicon !== ''
+        ? metadata.favicon
+        : await faviconIco(deps.fetcher, rendered.finalUrl, params.proxy);
     const site = sitemap === null ? null : await sitemap;
     if (site !== null) warnings.push(...site.warnings);
     const result: ContentResult = {

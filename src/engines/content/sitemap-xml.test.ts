@@ -92,10 +92,25 @@ describe('sitemap scanner: happy', () => {
     expect(scanSitemap(' \n ')).toEqual({ kind: 'text', root: '', truncated: false, locs: [] });
   });
 
+  it('reads the UTF-8 bytes: multi-byte characters in locs, lines and names, BOM skipped, any slice size', () => {
+    const xml = `\uFEFF<urlset><url><loc>https://例え.jp/café?q=ü&amp;x=😀</loc></url><url><loc><![CDATA[https://example.com/ß]]></loc></url></urlset>`;
+    for (const slice of [1, 7, Number.POSITIVE_INFINITY]) {
+      const locs: string[] = [];
+      const scanner = new SitemapScanner(Buffer.from(xml), (loc) => locs.push(loc));
+      while (!scanner.step(slice));
+      expect(locs).toEqual(['https://例え.jp/café?q=ü&x=😀', 'https://example.com/ß']);
+    }
+    expect(scanSitemap('\uFEFFhttps://例え.jp/ü\nhttps://example.com/é').locs).toEqual([
+      'https://例え.jp/ü',
+      'https://example.com/é',
+    ]);
+    expect(scanSitemap('<größe><x/></größe>')).toMatchObject({ kind: 'other', root: 'größe' });
+  });
+
   it('scans in slices with the same result as at once', () => {
     const xml = `<urlset>${Array.from({ length: 200 }, (_, i) => `<url><loc>https://example.com/${i}</loc></url>`).join('')}</urlset>`;
     const locs: string[] = [];
-    const scanner = new SitemapScanner(xml, (loc, kind) => locs.push(`${kind} ${loc}`));
+    const scanner = new SitemapScanner(Buffer.from(xml), (loc, kind) => locs.push(`${kind} ${loc}`));
     let steps = 1;
     while (!scanner.step(100)) steps++;
     expect(steps).toBeGreaterThan(50);
@@ -205,11 +220,10 @@ describe('sitemap scanner: not sitemaps and broken files', () => {
       [`<urlset><url><loc>${'&#'.repeat(10 * MB)}</loc></url></urlset>`, oneLoc],
       [`<urlset><url><loc>${'<![CDATA[x]]>'.repeat((20 * MB) / 13)}</loc></url></urlset>`, oneLoc],
     ];
+    // A linear scan of each ends in well under a second; a quadratic one would take hours, and the
+    // test would never end (its timeout), whatever the machine's speed. Only the outcome is asserted.
     for (const [input, expected] of cases) {
-      const started = performance.now();
       const { locs, ...rest } = scanSitemap(input);
-      // Linear scans of 20 MB take well under a second; a quadratic one would take hours.
-      expect(performance.now() - started).toBeLessThan(5000);
       expect({ ...rest, locs: locs.length }).toEqual(expected);
     }
   });

@@ -2,8 +2,11 @@
  * A scanner for sitemap files (https://www.sitemaps.org/protocol.html), written for hostile input:
  * one forward pass with indexOf and bounded look-ahead, no regular expressions on the body, no
  * recursion, and no DTD processing, so declared entities stay as written (a billion-laughs file is
- * inert). Work is linear in the text and can be done in slices, so a 50 MB file never holds the
- * event loop for more than one slice.
+ * inert). Work is linear in the file and can be done in slices, so a 50 MB file never holds the
+ * event loop for more than one slice. It reads the UTF-8 bytes as they are and decodes only locs
+ * and names: every byte it looks for is ASCII, which UTF-8 never uses inside a multi-byte
+ * character, and decoding a whole 50 MB file into a string would hold the loop for about 100 ms
+ * (and double the file's memory).
  */
 
 /** What a file turned out to be: `<urlset>`, `<sitemapindex>`, one URL per line, or anything else. */
@@ -24,7 +27,18 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const COLON = 0x3a;
 const SEMICOLON = 0x3b;
-const BOM = 0xfeff;
+const NEWLINE = 0x0a;
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const COMMENT_OPEN = Buffer.from('<!--');
+const CDATA_OPEN = Buffer.from('<![CDATA[');
+
+/** Whether `bytes` holds `pattern` at `at`. */
+function startsAt(bytes: Buffer, at: number, pattern: Buffer): boolean {
+  return (
+    at + pattern.length <= bytes.length &&
+    bytes.compare(pattern, 0, pattern.length, at, at + pattern.length) === 0
+  );
+}
 
 // Qualified names longer than this cannot be one the scanner looks for; they are not copied.
 const MAX_NAME = 64;
@@ -91,11 +105,12 @@ function startsWithHttp(line: string): boolean {
 }
 
 /**
- * Scans one sitemap file in slices: `step` until it returns true, then read `kind`, `root` and
- * `truncated`. Text whose first character (after a BOM and whitespace) is not `<` is a text sitemap:
- * each line starting with http:// or https:// is a loc. Otherwise it is XML: `<loc>` counts only as
- * the third level under a `<urlset><url>` or `<sitemapindex><sitemap>` root (namespace prefixes
- * ignored, names case-insensitive), so `<image:loc>` and other extensions are never taken for pages.
+ * Scans one sitemap file (its UTF-8 bytes) in slices: `step` until it returns true, then read
+ * `kind`, `root` and `truncated`. A file whose first byte (after a BOM and whitespace) is not `<` is
+ * a text sitemap: each line starting with http:// or https:// is a loc. Otherwise it is XML: `<loc>`
+ * counts only as the third level under a `<urlset><url>` or `<sitemapindex><sitemap>` root
+ * (namespace prefixes ignored, names case-insensitive), so `<image:loc>` and other extensions are
+ * never taken for pages.
  */
 export class SitemapScanner {
   /** 'other' until the root element says otherwise. */
@@ -114,16 +129,16 @@ export class SitemapScanner {
   private capture: string | null = null;
 
   constructor(
-    private readonly text: string,
+    private readonly bytes: Buffer,
     private readonly onLoc: LocHandler,
   ) {
-    let start = text.charCodeAt(0) === BOM ? 1 : 0;
-    while (start < text.length && isSpace(text.charCodeAt(start))) start++;
+    let start = startsAt(bytes, 0, UTF8_BOM) ? UTF8_BOM.length : 0;
+    while (start < bytes.length && isSpace(this.byteAt(start))) start++;
     this.pos = start;
-    if (text.charCodeAt(start) !== LT) this.kind = 'text';
+    if (this.byteAt(start) !== LT) this.kind = 'text';
   }
 
-  /** Scans about `budget` more characters (a token is never split); true once the whole text is scanned. */
+  /** Scans about `budget` more bytes (a token is never split); true once the whole file is scanned. */
   step(budget: number): boolean {
     if (this.done) return true;
     const stopAt = this.pos + budget;
@@ -136,31 +151,38 @@ export class SitemapScanner {
     return this.done;
   }
 
+  /** The byte at `at`, or -1 past the end. */
+  private byteAt(at: number): number {
+    return at < this.bytes.length ? (this.bytes[at] as number) : -1;
+  }
+
   private finish(truncated: boolean): void {
     this.done = true;
     if (truncated) this.truncated = true;
   }
 
   private textLine(): void {
-    const { text } = this;
-    const newline = text.indexOf('\n', this.pos);
-    const end = newline === -1 ? text.length : newline;
-    const line = text.slice(this.pos, end).trim();
+    const { bytes } = this;
+    const newline = bytes.indexOf(NEWLINE, this.pos);
+    const end = newline === -1 ? bytes.length : newline;
+    const line = bytes.toString('utf8', this.pos, end).trim();
     if (startsWithHttp(line)) this.onLoc(line, 'text');
     this.pos = end + 1;
-    if (this.pos >= text.length) this.done = true;
+    if (this.pos >= bytes.length) this.done = true;
   }
 
   private xmlToken(): void {
-    const { text } = this;
-    const lt = text.indexOf('<', this.pos);
+    const { bytes } = this;
+    const lt = bytes.indexOf(LT, this.pos);
     if (lt === -1) {
       this.finish(false);
       return;
     }
     // An entity reference holds no '<', so each text run decodes on its own.
-    if (this.capture !== null && lt > this.pos) this.capture += decodeEntities(text.slice(this.pos, lt));
-    const next = text.charCodeAt(lt + 1);
+    if (this.capture !== null && lt > this.pos) {
+      this.capture += decodeEntities(bytes.toString('utf8', this.pos, lt));
+    }
+    const next = this.byteAt(lt + 1);
     if (next === BANG) this.markup(lt);
     else if (next === QUESTION) this.skipTo(lt + 2, '?>');
     else if (next === SLASH) this.endTag(lt);
@@ -169,7 +191,7 @@ export class SitemapScanner {
 
   /** Moves past the next `terminator` at or after `from`, or ends the scan as truncated. */
   private skipTo(from: number, terminator: string): number {
-    const at = this.text.indexOf(terminator, from);
+    const at = this.bytes.indexOf(terminator, from, 'latin1');
     if (at === -1) {
       this.finish(true);
       return -1;
@@ -179,12 +201,13 @@ export class SitemapScanner {
   }
 
   private markup(lt: number): void {
-    const { text } = this;
-    if (text.startsWith('<!--', lt)) {
-      this.skipTo(lt + 4, '-->');
-    } else if (text.startsWith('<![CDATA[', lt)) {
-      const end = this.skipTo(lt + 9, ']]>');
-      if (end !== -1 && this.capture !== null) this.capture += text.slice(lt + 9, end);
+    const { bytes } = this;
+    if (startsAt(bytes, lt, COMMENT_OPEN)) {
+      this.skipTo(lt + COMMENT_OPEN.length, '-->');
+    } else if (startsAt(bytes, lt, CDATA_OPEN)) {
+      const from = lt + CDATA_OPEN.length;
+      const end = this.skipTo(from, ']]>');
+      if (end !== -1 && this.capture !== null) this.capture += bytes.toString('utf8', from, end);
     } else {
       this.declaration(lt + 2);
     }
@@ -195,16 +218,16 @@ export class SitemapScanner {
    * brackets, quoted strings and comments. Nothing in it is interpreted.
    */
   private declaration(from: number): void {
-    const { text } = this;
+    const { bytes } = this;
     let inSubset = false;
-    for (let i = from; i < text.length; i++) {
-      const code = text.charCodeAt(i);
+    for (let i = from; i < bytes.length; i++) {
+      const code = bytes[i];
       if (code === QUOTE || code === APOSTROPHE) {
-        const close = text.indexOf(code === QUOTE ? '"' : "'", i + 1);
+        const close = bytes.indexOf(code, i + 1);
         if (close === -1) break;
         i = close;
-      } else if (code === LT && inSubset && text.startsWith('<!--', i)) {
-        const close = text.indexOf('-->', i + 4);
+      } else if (code === LT && inSubset && startsAt(bytes, i, COMMENT_OPEN)) {
+        const close = bytes.indexOf('-->', i + COMMENT_OPEN.length, 'latin1');
         if (close === -1) break;
         i = close + 2;
       } else if (code === OPEN_BRACKET) {
@@ -221,10 +244,10 @@ export class SitemapScanner {
 
   /** Where the element name at `from` ends. */
   private nameEnd(from: number): number {
-    const { text } = this;
+    const { bytes } = this;
     let end = from;
-    while (end < text.length) {
-      const code = text.charCodeAt(end);
+    while (end < bytes.length) {
+      const code = bytes[end] as number;
       if (isSpace(code) || code === GT || code === SLASH || code === LT) break;
       end++;
     }
@@ -235,8 +258,8 @@ export class SitemapScanner {
   private localName(from: number, end: number): string {
     if (end - from > MAX_NAME) return '';
     let start = end;
-    while (start > from && this.text.charCodeAt(start - 1) !== COLON) start--;
-    return this.text.slice(start, end).toLowerCase();
+    while (start > from && this.bytes[start - 1] !== COLON) start--;
+    return this.bytes.toString('utf8', start, end).toLowerCase();
   }
 
   private endTag(lt: number): void {
@@ -259,15 +282,15 @@ export class SitemapScanner {
   }
 
   private startTag(lt: number): void {
-    const { text } = this;
+    const { bytes } = this;
     const nameEnd = this.nameEnd(lt + 1);
     // To the closing '>', skipping quoted attribute values (a quote opens one only after '=').
     let previous = 0;
     let gt = -1;
-    for (let i = nameEnd; i < text.length; i++) {
-      const code = text.charCodeAt(i);
+    for (let i = nameEnd; i < bytes.length; i++) {
+      const code = bytes[i] as number;
       if ((code === QUOTE || code === APOSTROPHE) && previous === EQUALS) {
-        const close = text.indexOf(code === QUOTE ? '"' : "'", i + 1);
+        const close = bytes.indexOf(code, i + 1);
         if (close === -1) break;
         i = close;
         previous = code;
@@ -285,7 +308,7 @@ export class SitemapScanner {
     this.pos = gt + 1;
     // A child element inside <loc> makes it no URL.
     this.capture = null;
-    if (text.charCodeAt(gt - 1) === SLASH) return; // <empty/> opens nothing
+    if (bytes[gt - 1] === SLASH) return; // <empty/> opens nothing
     this.depth++;
     if (this.depth > 3) return;
     const name = this.localName(lt + 1, nameEnd);
@@ -314,14 +337,15 @@ export class SitemapScanner {
 }
 
 /** Scans a whole file at once (tests and small files): the locs in document order, and what the file was. */
-export function scanSitemap(text: string): {
+export function scanSitemap(file: string | Buffer): {
   readonly kind: SitemapKind;
   readonly root: string;
   readonly truncated: boolean;
   readonly locs: string[];
 } {
   const locs: string[] = [];
-  const scanner = new SitemapScanner(text, (loc) => locs.push(loc));
+  const bytes = typeof file === 'string' ? Buffer.from(file, 'utf8') : file;
+  const scanner = new SitemapScanner(bytes, (loc) => locs.push(loc));
   scanner.step(Number.POSITIVE_INFINITY);
   return { kind: scanner.kind, root: scanner.root, truncated: scanner.truncated, locs };
 }

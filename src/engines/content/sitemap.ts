@@ -1,9 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { WebcapError } from '../../errors.js';
 import type { FetchResult, GuardedFetcher } from '../../net/guarded-fetch.js';
+import type { UpstreamProxy } from '../../net/upstream-proxy.js';
 import { USER_AGENT } from '../crawler/crawl.js';
+import { DistinctCount } from './distinct-count.js';
 import { type SitemapKind, SitemapScanner } from './sitemap-xml.js';
 
 export interface SitemapBounds {
@@ -23,12 +24,22 @@ export interface SiteSitemap {
    * else /sitemap_index.xml, as requested, before redirects) whose files yielded a link; '' when none did.
    */
   readonly source: string;
-  /** Distinct page URLs found, before truncation at maxLinks. */
+  /**
+   * Distinct page URLs found, before truncation at maxLinks: exact up to maxLinks + 65,536, an
+   * estimate (about ±1 %, the warning says so) past that.
+   */
   readonly totalLinks: number;
   /** Distinct page URLs in the order found (breadth-first over the files, document order within each). */
   readonly links: string[];
   /** Human-readable notes: nothing found, a file that failed, bounds hit, truncation. */
   readonly warnings: string[];
+}
+
+export interface DiscoveryOptions {
+  /** Ends the discovery (it rejects with the signal's reason) and its fetches. */
+  readonly signal?: AbortSignal;
+  /** The caller's proxy: robots.txt and every sitemap file are fetched through it. */
+  readonly proxy?: UpstreamProxy | null;
 }
 
 export const DEFAULT_SITEMAP_BOUNDS: SitemapBounds = Object.freeze({
@@ -46,14 +57,19 @@ const CONCURRENCY = 4;
 const SCAN_SLICE = 64 * 1024;
 // Longer locs are skipped: sitemaps.org allows 2,048 characters, browsers far more, nobody 8 KiB.
 const MAX_URL_LENGTH = 8192;
+// Distinct links past maxLinks counted exactly (by hash, about 2 MB); past that, estimated in 16 KiB.
+const EXACT_PAST_LIMIT = 65_536;
 const SITEMAP_ACCEPT = 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
 const ROBOTS_ACCEPT = 'text/plain, */*;q=0.5';
 const FALLBACK_PATHS = ['/sitemap.xml', '/sitemap_index.xml'];
 
-const gunzip = promisify(zlib.gunzip);
+// Inflated in pieces of this size, each copied into the file's buffer as it comes.
+const GUNZIP_CHUNK = 64 * 1024;
 
 const EXPIRED = Symbol('expired');
 type Expired = typeof EXPIRED;
+const TOO_LARGE = Symbol('too large');
+type TooLarge = typeof TOO_LARGE;
 
 type Fetched = { readonly result: FetchResult } | { readonly error: unknown };
 
@@ -61,20 +77,6 @@ interface QueuedFile {
   readonly url: string;
   /** The top-level sitemap it was reached from, reported as `source`. */
   readonly root: string;
-}
-
-/** A 53-bit string hash (cyrb53, public domain): links past maxLinks are counted by it instead of kept. */
-function hash53(text: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (0x1fffff & h2) + (h1 >>> 0);
 }
 
 /** The normalized URL when `text` is an absolute http(s) URL of reasonable length, else null. */
@@ -127,6 +129,46 @@ function failure(url: string, error: unknown): string {
     : `${url}: could not be fetched (${detail})`;
 }
 
+/**
+ * Gunzips `body` into one buffer, sized first by the gzip trailer's ISIZE and grown when that was
+ * wrong, never past maxBytes: TOO_LARGE as soon as the output would pass it, inflating no further
+ * (a gzip bomb stops there). Rejects with zlib's error (an errno) for invalid gzip. The output is
+ * copied as it comes rather than concatenated at the end: joining 50 MB of chunks at once held the
+ * event loop for 100 ms and more. Stops inflating when `signal` aborts.
+ */
+function gunzipCapped(body: Buffer, maxBytes: number, signal: AbortSignal): Promise<Buffer | TooLarge> {
+  return new Promise((resolve, reject) => {
+    const declared = body.length >= 4 ? body.readUInt32LE(body.length - 4) : 0;
+    let out = Buffer.allocUnsafe(Math.min(maxBytes, Math.max(declared, GUNZIP_CHUNK)));
+    let written = 0;
+    const inflater = zlib.createGunzip({ chunkSize: GUNZIP_CHUNK });
+    const stop = () => inflater.destroy();
+    signal.addEventListener('abort', stop, { once: true });
+    inflater.on('data', (chunk: Buffer) => {
+      const needed = written + chunk.length;
+      if (needed > maxBytes) {
+        inflater.destroy();
+        resolve(TOO_LARGE);
+        return;
+      }
+      if (needed > out.length) {
+        const grown = Buffer.allocUnsafe(Math.min(maxBytes, Math.max(out.length * 2, needed)));
+        out.copy(grown, 0, 0, written);
+        out = grown;
+      }
+      chunk.copy(out, written);
+      written = needed;
+    });
+    inflater.on('end', () => resolve(out.subarray(0, written)));
+    inflater.on('error', reject);
+    inflater.on('close', () => {
+      signal.removeEventListener('abort', stop);
+      reject(new Error('gunzip stopped'));
+    });
+    inflater.end(body);
+  });
+}
+
 function notASitemap(kind: SitemapKind, root: string): string | undefined {
   if (kind === 'text') return 'not a sitemap (neither XML nor lines of URLs)';
   if (kind !== 'other') return undefined;
@@ -134,41 +176,63 @@ function notASitemap(kind: SitemapKind, root: string): string | undefined {
   return root === '' ? 'not a sitemap (no XML element)' : `not a sitemap (root element <${root}>)`;
 }
 
-/** The deadline and the caller's signal as one promise to race every wait against. */
+/** The deadline and the caller's signal, which every wait is raced against. */
 class Deadline {
   expired = false;
-  readonly reached: Promise<Expired>;
   private readonly timer: NodeJS.Timeout;
+  /** Aborts when the deadline passes (reason EXPIRED) or the caller's signal aborts (its reason). */
+  private readonly ended = new AbortController();
   private readonly onAbort: () => void = () => {};
   /** Aborts when the discovery ends, however it ends: fetches still under way stop with it. */
-  private readonly stopFetches = new AbortController();
-  readonly fetchSignal = this.stopFetches.signal;
+  private readonly stopWork = new AbortController();
+  readonly workSignal = this.stopWork.signal;
 
   constructor(
     timeoutMs: number,
     private readonly signal: AbortSignal | undefined,
   ) {
-    let expire: (value: Expired) => void = () => {};
-    let abort: (reason: unknown) => void = () => {};
-    this.reached = new Promise<Expired>((resolve, reject) => {
-      expire = resolve;
-      abort = reject;
-    });
-    // Nobody may be waiting at the moment it rejects; the waits that are get the rejection too.
-    this.reached.catch(() => {});
     this.timer = setTimeout(() => {
       this.expired = true;
-      expire(EXPIRED);
+      this.ended.abort(EXPIRED);
     }, timeoutMs);
     if (signal !== undefined) {
-      this.onAbort = () => abort(signal.reason);
+      this.onAbort = () => this.ended.abort(signal.reason);
       signal.addEventListener('abort', this.onAbort, { once: true });
     }
   }
 
-  /** The work's value, or EXPIRED once the deadline passes; rejects when the signal aborts. */
+  /**
+   * The work's value, or EXPIRED once the deadline passes; rejects when the signal aborts. Its
+   * listener goes when the work settles: a race against one long-lived promise would keep every
+   * settled wait, and the file it resolved with, until the discovery ends (Promise.race never lets go).
+   */
   race<T>(work: Promise<T>): Promise<T | Expired> {
-    return Promise.race([work, this.reached]);
+    const { signal } = this.ended;
+    if (signal.aborted) {
+      // Nobody reads the work's outcome now; its failure must not surface as unhandled.
+      work.catch(() => {});
+      return this.endedWith(signal.reason);
+    }
+    return new Promise<T | Expired>((resolve, reject) => {
+      const onEnd = () => {
+        this.endedWith(signal.reason).then(resolve, reject);
+      };
+      signal.addEventListener('abort', onEnd, { once: true });
+      work.then(
+        (value) => {
+          signal.removeEventListener('abort', onEnd);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onEnd);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private endedWith(reason: unknown): Promise<Expired> {
+    return reason === EXPIRED ? Promise.resolve(EXPIRED) : Promise.reject(reason);
   }
 
   /** Throws the abort reason, and says whether the deadline passed. */
@@ -178,7 +242,7 @@ class Deadline {
   }
 
   dispose(): void {
-    this.stopFetches.abort();
+    this.stopWork.abort();
     clearTimeout(this.timer);
     this.signal?.removeEventListener('abort', this.onAbort);
   }
@@ -194,17 +258,17 @@ class Discovery {
   private notRead = 0;
   private readonly links: string[] = [];
   private readonly kept = new Set<string>();
-  private readonly pastLimit = new Set<number>();
-  private total = 0;
+  // Distinct links past maxLinks: counted, not kept.
+  private readonly pastLimit = new DistinctCount(EXACT_PAST_LIMIT);
   private source = '';
   private readonly warnings: string[] = [];
 
   constructor(
     private readonly fetcher: GuardedFetcher,
     private readonly bounds: SitemapBounds,
-    signal: AbortSignal | undefined,
+    private readonly options: DiscoveryOptions,
   ) {
-    this.deadline = new Deadline(bounds.timeoutMs, signal);
+    this.deadline = new Deadline(bounds.timeoutMs, options.signal);
   }
 
   async run(origin: string): Promise<SiteSitemap> {
@@ -214,7 +278,7 @@ class Discovery {
       for (const url of listed) this.enqueue({ url, root: url });
       if (!(await this.drain())) return this.result();
       for (const path of FALLBACK_PATHS) {
-        if (this.total > 0 || this.queue.length >= this.bounds.maxFiles) break;
+        if (this.links.length > 0 || this.queue.length >= this.bounds.maxFiles) break;
         const url = `${origin}${path}`;
         this.enqueue({ url, root: url });
         if (!(await this.drain())) break;
@@ -236,16 +300,22 @@ class Discovery {
         `stopped at ${maxFiles} sitemap files (maxFiles); ${this.notRead} more listed were not read`,
       );
     }
-    if (this.total > this.links.length) {
-      this.warnings.push(`links truncated to the first ${maxLinks} of ${this.total} (maxLinks)`);
+    const total = this.links.length + this.pastLimit.size;
+    if (this.pastLimit.estimated) {
+      this.warnings.push(
+        `links truncated to the first ${maxLinks} of about ${total} (maxLinks; past ${maxLinks + EXACT_PAST_LIMIT} distinct links the total is estimated)`,
+      );
+    } else if (total > this.links.length) {
+      this.warnings.push(`links truncated to the first ${maxLinks} of ${total} (maxLinks)`);
     }
-    if (this.total === 0) this.warnings.push('no sitemap with links found');
-    return { source: this.source, totalLinks: this.total, links: this.links, warnings: this.warnings };
+    if (total === 0) this.warnings.push('no sitemap with links found');
+    return { source: this.source, totalLinks: total, links: this.links, warnings: this.warnings };
   }
 
   private fetch(url: string, accept: string): Promise<Fetched> {
-    const signal = this.deadline.fetchSignal;
-    return this.fetcher.fetch(url, { headers: { 'user-agent': USER_AGENT, accept }, signal }).then(
+    const signal = this.deadline.workSignal;
+    const { proxy } = this.options;
+    return this.fetcher.fetch(url, { headers: { 'user-agent': USER_AGENT, accept }, signal, proxy }).then(
       (result) => ({ result }),
       (error: unknown) => ({ error }),
     );
@@ -315,7 +385,7 @@ class Discovery {
     if (body === null) return true;
     let skipped = 0;
     let found = 0;
-    const scanner = new SitemapScanner(body.toString('utf8'), (loc, kind) => {
+    const scanner = new SitemapScanner(body, (loc, kind) => {
       found++;
       const target = absoluteHttpUrl(loc);
       if (target === null) skipped++;
@@ -351,16 +421,14 @@ class Discovery {
       return null;
     }
     try {
-      // maxOutputLength stops inflating there: a gzip bomb fails without being allocated whole.
-      return await this.deadline.race(gunzip(body, { maxOutputLength: maxFileBytes }));
+      const inflated = await this.deadline.race(gunzipCapped(body, maxFileBytes, this.deadline.workSignal));
+      if (inflated !== TOO_LARGE) return inflated;
+      this.warnings.push(`${url}: larger than ${maxFileBytes} bytes once decompressed`);
+      return null;
     } catch (error) {
-      if (error instanceof RangeError && (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-        this.warnings.push(`${url}: larger than ${maxFileBytes} bytes once decompressed`);
-      } else if (error instanceof Error && typeof (error as NodeJS.ErrnoException).errno === 'number') {
-        this.warnings.push(`${url}: not valid gzip`);
-      } else {
+      if (!(error instanceof Error && typeof (error as NodeJS.ErrnoException).errno === 'number'))
         throw error;
-      }
+      this.warnings.push(`${url}: not valid gzip`);
       return null;
     }
   }
@@ -370,14 +438,10 @@ class Discovery {
     if (this.links.length < this.bounds.maxLinks) {
       this.links.push(url);
       this.kept.add(url);
+      if (this.source === '') this.source = root;
     } else {
-      // Counted, not kept: a 53-bit hash undercounts only on a collision (odds ~1e-4 at 1M links).
-      const hash = hash53(url);
-      if (this.pastLimit.has(hash)) return;
-      this.pastLimit.add(hash);
+      this.pastLimit.add(url);
     }
-    this.total++;
-    if (this.source === '') this.source = root;
   }
 }
 
@@ -385,19 +449,20 @@ class Discovery {
  * Finds a site's sitemap links from any page URL of it: every robots.txt `Sitemap:` line (all of them,
  * unioned), else /sitemap.xml, else /sitemap_index.xml, following indexes breadth-first within
  * `bounds`. Never throws for a sitemap that cannot be had (that is an empty result and a warning);
- * when the deadline passes it returns what it found with a warning. Rejects only with `signal`'s
- * reason when the signal aborts, since an aborted caller has no use for a partial result.
+ * when the deadline passes it returns what it found with a warning. Rejects only with the signal's
+ * reason when the signal aborts, since an aborted caller has no use for a partial result. Holds
+ * one file at a time (and up to CONCURRENCY fetched ahead), whatever the site lists.
  */
 export async function discoverSitemap(
   fetcher: GuardedFetcher,
   pageUrl: string,
   bounds: SitemapBounds,
-  signal?: AbortSignal,
+  options: DiscoveryOptions = {},
 ): Promise<SiteSitemap> {
-  signal?.throwIfAborted();
+  options.signal?.throwIfAborted();
   const origin = httpOrigin(pageUrl);
   if (origin === null) {
     return { source: '', totalLinks: 0, links: [], warnings: ['no sitemap for a URL that is not http(s)'] };
   }
-  return new Discovery(fetcher, bounds, signal).run(origin);
+  return new Discovery(fetcher, bounds, options).run(origin);
 }
