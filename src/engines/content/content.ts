@@ -20,7 +20,10 @@ export interface ContentDeps {
   readonly maxLinks: number;
 }
 
-/** `<origin>/favicon.ico`, asked through the caller's proxy if any, when it answers 2xx with something that is not an HTML page; else ''. */
+/**
+ * `<origin>/favicon.ico`, asked through the caller's proxy if any, when it answers 2xx with
+ * something that is not an HTML page; else ''.
+ */
 async function faviconIco(
   fetcher: GuardedFetcher,
   pageUrl: string,
@@ -45,8 +48,9 @@ async function faviconIco(
  * A page's content (spec, Content result): the page pipeline renders it once, with elements
  * removed as asked, and the serialized DOM is extracted on an extractor thread into metadata,
  * links, HTML and Markdown. The sitemap is discovered beside the render, through the guarded
- * fetcher (and the caller's proxy, as the page and the favicon probe); it never fails the call. A page that never finished loading is extracted as it was,
- * with a warning. Throws what the pipeline throws (blocked, unreachable, timeout).
+ * fetcher (and the caller's proxy, as the page and the favicon probe are); it never fails the
+ * call. A page that never finished loading is extracted as it was, with a warning. Throws what
+ * the pipeline throws (blocked, unreachable, timeout).
  */
 export async function content(deps: ContentDeps, params: ContentParams): Promise<PageOutcome<ContentResult>> {
   const stopSitemap = new AbortController();
