@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEntities, SitemapScanner, scanSitemap } from './sitemap-xml.js';
+import { decodeEntities, MAX_LOC_BYTES, SitemapScanner, scanSitemap } from './sitemap-xml.js';
 
 const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
@@ -198,6 +198,19 @@ describe('sitemap scanner: not sitemaps and broken files', () => {
 <loc>https://example.com/too-shallow</loc>
 </urlset>`;
     expect(scanSitemap(xml)).toMatchObject({ truncated: false, locs: ['https://example.com/ok'] });
+  });
+
+  it('decodes at most 64 KiB of a loc or a line: a 20 MB one never becomes one string', () => {
+    const long = `https://example.com/${'a'.repeat(20 * 1024 * 1024)}`;
+    for (const file of [
+      `${long}\nhttps://example.com/next`,
+      `<urlset><url><loc>${long}</loc></url><url><loc>https://example.com/next</loc></url></urlset>`,
+      `<urlset><url><loc><![CDATA[${long}]]>&amp;more</loc></url><url><loc>https://example.com/next</loc></url></urlset>`,
+    ]) {
+      const { locs } = scanSitemap(file);
+      expect(locs.map((loc) => loc.length)).toEqual([MAX_LOC_BYTES, 'https://example.com/next'.length]);
+      expect(locs[0]?.startsWith('https://example.com/aaa')).toBe(true);
+    }
   });
 
   it('stays linear on 20 MB of pathological input', () => {

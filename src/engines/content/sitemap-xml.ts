@@ -42,6 +42,9 @@ function startsAt(bytes: Buffer, at: number, pattern: Buffer): boolean {
 
 // Qualified names longer than this cannot be one the scanner looks for; they are not copied.
 const MAX_NAME = 64;
+// A loc or text line is decoded up to this many bytes: far past any URL a sitemap reader takes
+// (8,192 characters), and a 50 MB "line" is never turned into one string.
+export const MAX_LOC_BYTES = 64 * 1024;
 
 function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
@@ -127,6 +130,8 @@ export class SitemapScanner {
   private readonly levels = ['', '', ''];
   // The text of the <loc> being read, entities decoded, CDATA as is; null outside one.
   private capture: string | null = null;
+  // Bytes of the file taken into `capture` so far.
+  private captured = 0;
 
   constructor(
     private readonly bytes: Buffer,
@@ -165,7 +170,7 @@ export class SitemapScanner {
     const { bytes } = this;
     const newline = bytes.indexOf(NEWLINE, this.pos);
     const end = newline === -1 ? bytes.length : newline;
-    const line = bytes.toString('utf8', this.pos, end).trim();
+    const line = bytes.toString('utf8', this.pos, Math.min(end, this.pos + MAX_LOC_BYTES)).trim();
     if (startsWithHttp(line)) this.onLoc(line, 'text');
     this.pos = end + 1;
     if (this.pos >= bytes.length) this.done = true;
@@ -179,14 +184,21 @@ export class SitemapScanner {
       return;
     }
     // An entity reference holds no '<', so each text run decodes on its own.
-    if (this.capture !== null && lt > this.pos) {
-      this.capture += decodeEntities(bytes.toString('utf8', this.pos, lt));
-    }
+    if (lt > this.pos) this.take(this.pos, lt, true);
     const next = this.byteAt(lt + 1);
     if (next === BANG) this.markup(lt);
     else if (next === QUESTION) this.skipTo(lt + 2, '?>');
     else if (next === SLASH) this.endTag(lt);
     else this.startTag(lt);
+  }
+
+  /** Adds bytes [from, to) to the loc being read, if one is, up to MAX_LOC_BYTES in all. */
+  private take(from: number, to: number, decode: boolean): void {
+    if (this.capture === null || this.captured >= MAX_LOC_BYTES) return;
+    const end = Math.min(to, from + MAX_LOC_BYTES - this.captured);
+    this.captured += end - from;
+    const text = this.bytes.toString('utf8', from, end);
+    this.capture += decode ? decodeEntities(text) : text;
   }
 
   /** Moves past the next `terminator` at or after `from`, or ends the scan as truncated. */
@@ -207,7 +219,7 @@ export class SitemapScanner {
     } else if (startsAt(bytes, lt, CDATA_OPEN)) {
       const from = lt + CDATA_OPEN.length;
       const end = this.skipTo(from, ']]>');
-      if (end !== -1 && this.capture !== null) this.capture += bytes.toString('utf8', from, end);
+      if (end !== -1) this.take(from, end, false);
     } else {
       this.declaration(lt + 2);
     }
@@ -314,7 +326,10 @@ export class SitemapScanner {
     const name = this.localName(lt + 1, nameEnd);
     if (this.depth === 1 && this.root === '') this.setRoot(name);
     this.levels[this.depth - 1] = name;
-    if (this.depth === 3 && name === 'loc' && this.underEntry()) this.capture = '';
+    if (this.depth === 3 && name === 'loc' && this.underEntry()) {
+      this.capture = '';
+      this.captured = 0;
+    }
   }
 
   private setRoot(name: string): void {
