@@ -1,11 +1,14 @@
+import fs from 'node:fs';
 import type http from 'node:http';
+import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers/databases.js';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
 import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
- * Frames inside the page that go where the main frame may not (docs/capture.md, "Hostile pages"):
+ * Frames and downloads (docs/capture.md, "Hostile pages"). First, frames inside the page that go where the main frame may not:
  * an iframe of the same site (the page's own renderer) and one of another site (a renderer of its
  * own), each navigating itself or submitting a form to file:, chrome: or view-source:. The render
  * ends as it does for the main frame: 400 blocked, unbilled. Through GET /v1/capture with real
@@ -121,5 +124,138 @@ describe('frames that navigate to refused schemes', () => {
       expect(res.headers['x-webcap-warning']).toBeUndefined();
       expect(billed).toBe(1);
     }
+  });
+});
+
+/*
+ * Downloads on Debian's full browser (CHROMIUM_PATH=/usr/lib/chromium/chromium), which, unlike the
+ * headless shell, fetches a download and writes it to a temporary file in $TMPDIR (then
+ * ~/Downloads) even when told to deny downloads. The browser starts with HOME and TMPDIR pointing
+ * at directories of the test's own, watched: every file that appears there is read at once, and
+ * none may hold the download's bytes.
+ */
+describe('downloads on the full browser', () => {
+  const MARKER = 'WEBCAP-DOWNLOAD-BYTES ';
+  const FILE = Buffer.from(MARKER.repeat(4096));
+  let site: TestServer;
+  let t: TestRuntime;
+  let key: string;
+  let home: string;
+  const watchers: fs.FSWatcher[] = [];
+  /** Files seen in the watched directories that held the download's bytes. */
+  const written: string[] = [];
+  const hits = new Map<string, number>();
+
+  const pages: Record<string, Handler> = {
+    '/normal': html('<p>an ordinary page</p>'),
+    '/file.bin': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(FILE);
+    },
+    '/file.html': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(FILE);
+    },
+    '/attachment': (_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-disposition': 'attachment; filename="saved.html"',
+      });
+      res.end(FILE);
+    },
+    '/link-download': html(
+      '<a href="/file.bin" download="saved.bin">get</a><script>document.links[0].click()</script>',
+    ),
+    '/link-download-html': html(
+      '<a href="/file.html" download="saved.html">get</a><script>document.links[0].click()</script>',
+    ),
+    '/location-binary': html(`<p>leaving</p><script>location = '/file.bin'</script>`),
+    '/frame-attachment': html('<p>a frame</p><iframe src="/attachment"></iframe>'),
+    '/redirect-binary': (_req, res) => {
+      res.writeHead(302, { location: '/normal', 'content-type': 'application/octet-stream' });
+      res.end('moved');
+    },
+  };
+
+  beforeAll(async () => {
+    site = await startServer((req, res) => {
+      const pathname = new URL(req.url ?? '/', 'http://fixture').pathname;
+      hits.set(pathname, (hits.get(pathname) ?? 0) + 1);
+      const handler = pages[pathname];
+      if (handler !== undefined) return handler(req, res);
+      res.writeHead(404).end();
+    });
+    t = await startTestRuntime('sqlite', {
+      env: {
+        CHROMIUM_PATH: '/usr/lib/chromium/chromium',
+        WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`,
+        BROWSER_CONCURRENCY: '1',
+        NAVIGATION_TIMEOUT_MS: String(NAVIGATION_TIMEOUT_MS),
+      },
+    });
+    key = await newAccountKey(t, 'downloads', 1000);
+    home = tempDir('webcap-home-');
+    const tmp = tempDir('webcap-tmp-');
+    for (const dir of [home, tmp]) {
+      const watcher = fs.watch(dir, { recursive: true }, (_event, name) => {
+        if (name === null) return;
+        const file = path.join(dir, name);
+        try {
+          if (fs.readFileSync(file).includes(MARKER)) written.push(file);
+        } catch {
+          // A directory, or a file already gone: what it held was read when it was written, if ever.
+        }
+      });
+      watchers.push(watcher);
+    }
+    const saved = { HOME: process.env.HOME, TMPDIR: process.env.TMPDIR };
+    Object.assign(process.env, { HOME: home, TMPDIR: tmp });
+    try {
+      await t.runtime.pool.warmUp();
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  }, 60_000);
+  afterAll(async () => {
+    for (const watcher of watchers) watcher.close();
+    await t?.close();
+    await site?.close();
+  });
+
+  const capture = (pathname: string) =>
+    t.runtime.app.inject({
+      url: `/v1/capture?${new URLSearchParams({ url: `http://127.0.0.1:${site.port}${pathname}` })}`,
+      headers: { 'x-api-key': key },
+    });
+
+  it.each([
+    ['a download link', '/link-download'],
+    ['a download link to an HTML file', '/link-download-html'],
+    ['a script sending the page to a binary file', '/location-binary'],
+    ['a frame whose document is an attachment', '/frame-attachment'],
+    ['a redirect whose own body is binary, to an ordinary page', '/redirect-binary'],
+  ])('%s: the page is captured', async (_what, pathname) => {
+    const res = await capture(pathname);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+  });
+
+  it('a main document sent as an attachment: 400, as in the headless shell', async () => {
+    const res = await capture('/attachment');
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(400);
+    expect(res.json()).toEqual({ error: 'Bad Request: page could not be loaded (net::ERR_ABORTED)' });
+  });
+
+  it('none of them wrote a byte of the download: nothing in ~/Downloads or the temporary directory', async () => {
+    // The next render settles whatever the last one left behind before the directories are read.
+    expect((await capture('/normal')).statusCode).toBe(200);
+    expect((hits.get('/file.bin') ?? 0) + (hits.get('/attachment') ?? 0)).toBeGreaterThan(0);
+    expect(written).toEqual([]);
+    // The full browser may make ~/Downloads when a download begins; it stays empty.
+    const downloads = path.join(home, 'Downloads');
+    expect(fs.existsSync(downloads) ? fs.readdirSync(downloads) : []).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { CDPSession, HTTPRequest, Page } from 'puppeteer-core';
+import type { CDPSession, HTTPRequest, Page, Protocol } from 'puppeteer-core';
 import { WebcapError } from '../errors.js';
 
 /** The guards of one page: they say when its render must end before it is done. */
@@ -57,10 +57,11 @@ function refusedNavigation(url: string, mainFrame: boolean): WebcapError {
 
 /**
  * Trips on every navigation to a refused scheme that a frame of `session`'s target schedules, and
- * does the same for the frames of other sites inside it (out-of-process iframes, each a target of
- * its own, whose events reach only a session attached to them), however deep.
+ * fails the document responses that would be downloads; the same for the frames of other sites
+ * inside it (out-of-process iframes, each a target of its own, whose events and requests reach
+ * only a session attached to them), however deep.
  */
-async function watchNavigations(
+async function watchFrames(
   session: CDPSession,
   mainFrameId: string | null,
   trip: (error: WebcapError) => void,
@@ -68,14 +69,45 @@ async function watchNavigations(
   session.on('Page.frameScheduledNavigation', ({ frameId, url }) => {
     if (isRefusedNavigation(url)) trip(refusedNavigation(url, frameId === mainFrameId));
   });
+  session.on('Fetch.requestPaused', (event) => {
+    const { requestId } = event;
+    const answer = isDownload(event)
+      ? session.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' })
+      : session.send('Fetch.continueRequest', { requestId });
+    // The page may be gone by then; nothing waits for the request any more.
+    answer.catch(() => undefined);
+  });
   session.on('sessionattached', (child: CDPSession) => {
-    // A frame's target may be gone before it answers; its navigations then no longer matter.
-    watchNavigations(child, null, trip).catch(() => undefined);
+    // A frame's target may be gone before it answers; what it does then no longer matters.
+    watchFrames(child, null, trip).catch(() => undefined);
   });
   await Promise.all([
     session.send('Page.enable'),
+    session.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] }),
     session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }),
   ]);
+}
+
+/** Content types a frame shows rather than saves; a document of any other type becomes a download. */
+const SHOWN_TYPES =
+  /^(text\/|image\/|audio\/|video\/|multipart\/x-mixed-replace|application\/(xhtml\+xml|xml|json|javascript|pdf|[\w.-]+\+(xml|json))\s*(;|$))/i;
+
+/**
+ * Whether a document response, paused before its body is read, would be saved rather than shown:
+ * a download the page started itself (a `download` link: Chromium fetches it with no navigation,
+ * so with no network id), an attachment, or a type no frame shows. A response without a type is
+ * sniffed and shown.
+ */
+function isDownload(event: Protocol.Fetch.RequestPausedEvent): boolean {
+  if (event.networkId === undefined) return true;
+  const header = (name: string) =>
+    event.responseHeaders?.find((h) => h.name.toLowerCase() === name)?.value.trim() ?? '';
+  // A redirect is followed, whatever its own body's type.
+  const status = event.responseStatusCode ?? 0;
+  if (status >= 300 && status < 400 && header('location') !== '') return false;
+  if (/^attachment/i.test(header('content-disposition'))) return true;
+  const type = header('content-type');
+  return type !== '' && !SHOWN_TYPES.test(type);
 }
 
 /**
@@ -97,8 +129,12 @@ async function watchNavigations(
  *   heap) ends the render at once with a 400: it is the page's doing, and a retry crashes again.
  *   Without the guard the call failed as a 500 from whichever puppeteer call was waiting on the
  *   dead page, or waited for a load that never came.
- * Popups are refused by the browser itself (chromium-args.ts), and the headless shell already
- * refuses downloads without writing a byte (docs/capture.md, "Hostile pages").
+ * - Downloads are refused before a byte of them is read. The headless shell never starts one; the
+ *   full browser fetches it and writes it to a temporary file, even when told to deny downloads
+ *   (`Browser.setDownloadBehavior`). So every document response, of any frame, is paused once its
+ *   headers are in, and one that would be saved (isDownload) is failed there, as the headless
+ *   shell fails it: a main document gets `net::ERR_ABORTED`, a frame or link stays where it was.
+ * Popups are refused by the browser itself (chromium-args.ts).
  */
 export async function guardPage(page: Page): Promise<PageGuards> {
   let trip: (error: WebcapError) => void = () => undefined;
@@ -140,6 +176,6 @@ export async function guardPage(page: Page): Promise<PageGuards> {
   session.on('Page.domContentEventFired', () => {
     contentLoaded = true;
   });
-  await watchNavigations(session, mainFrameId, trip);
+  await watchFrames(session, mainFrameId, trip);
   return { tripped, contentLoaded: () => contentLoaded };
 }
