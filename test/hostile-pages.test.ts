@@ -62,6 +62,8 @@ describe('hostile pages', () => {
   let roomy: Service;
   /** Short timeouts, for the pages that never finish. */
   let hurried: Service;
+  /** Every runtime started, closed at the end even if the start failed part way. */
+  const opened: TestRuntime[] = [];
   const hits = new Map<string, number>();
   /** What appeared directly in Chromium's home and temporary directories, and during which test. */
   const created: { path: string; test: string }[] = [];
@@ -176,8 +178,8 @@ describe('hostile pages', () => {
       res.statusCode = 404;
       res.end();
     });
-    const runtime = (navigationTimeoutMs: number, renderTimeoutMs: number) =>
-      startTestRuntime('sqlite', {
+    const runtime = async (navigationTimeoutMs: number, renderTimeoutMs: number) => {
+      const t = await startTestRuntime('sqlite', {
         env: {
           WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`,
           BROWSER_CONCURRENCY: '1',
@@ -187,6 +189,9 @@ describe('hostile pages', () => {
         },
         resolver: tableResolver({ 'elsewhere.webcap.test': ['127.0.0.1'] }),
       });
+      opened.push(t);
+      return t;
+    };
     const runtimes = {
       roomy: await runtime(ROOMY_NAVIGATION_TIMEOUT_MS, ROOMY_RENDER_TIMEOUT_MS),
       hurried: await runtime(NAVIGATION_TIMEOUT_MS, RENDER_TIMEOUT_MS),
@@ -223,8 +228,7 @@ describe('hostile pages', () => {
   }, 90_000);
   afterAll(async () => {
     for (const watcher of watchers) watcher.close();
-    await roomy?.t.close();
-    await hurried?.t.close();
+    for (const t of opened) await t.close();
     await site?.close();
   });
 
