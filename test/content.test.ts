@@ -42,7 +42,10 @@ describe('content', () => {
       env: {
         WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`,
         BROWSER_CONCURRENCY: '2',
-        NAVIGATION_TIMEOUT_MS: '5000',
+        // Well above what these pages need on a loaded 2-core machine (a selector that matches
+        // nothing waits the navigation timeout out, so not too far), and extraction far above.
+        NAVIGATION_TIMEOUT_MS: '10000',
+        CONTENT_EXTRACT_TIMEOUT_MS: '120000',
         METRICS_TOKEN,
       },
       resolver: tableResolver({
