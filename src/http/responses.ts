@@ -184,7 +184,8 @@ export const AnalyzeBody = Type.Object(
         }),
         warnings: Type.Optional(
           Type.Array(Type.String(), {
-            description: 'present when the page was analyzed before it finished loading',
+            description:
+              'present when the page was analyzed before it finished loading, or was read other than whole (cut at its element budget, no root element)',
           }),
         ),
       },
