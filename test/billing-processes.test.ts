@@ -111,12 +111,13 @@ describe('caps shared by two processes through Redis', () => {
   it('per_second counts calls to either process, and frees up the next second', async () => {
     const key = await account(env, 'fast', ['--monthly-quota', '100', '--per-second', '2']);
     const [a, b] = servers as [ServerProcess, ServerProcess];
-    const statuses = (await Promise.all([crawl(a, key), crawl(b, key), crawl(a, key), crawl(b, key)])).map(
-      (r) => r.status,
-    );
-    // Redis windows are fixed, so a burst that straddles a second boundary may get a third slot.
-    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(3);
-    expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(1);
+    // Twelve calls at once, half to each process: all twelve could pass only if they were spread
+    // over six distinct seconds, which no machine of ours is slow enough to do with them, however
+    // loaded; windows are fixed, so how many pass depends on where the seconds fall.
+    const burst = Array.from({ length: 12 }, (_, i) => crawl(i % 2 === 0 ? a : b, key));
+    const statuses = (await Promise.all(burst)).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length, statuses.join(' ')).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 200 || s === 401), statuses.join(' ')).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 2100));
     expect((await crawl(b, key)).status).toBe(200);
   }, 60_000);
