@@ -1,3 +1,4 @@
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cliJson, runCli, type ServerProcess, startServer } from './helpers/cli.js';
 import { DIALECTS, databaseEnv, dropDatabase, freshDatabase, tempDir } from './helpers/databases.js';
@@ -278,5 +279,26 @@ describe('webcap serve', () => {
     const db = await runCli(['admin', 'accounts', 'list'], { DATABASE_URL: 'mysql://x' });
     expect(db.code).toBe(2);
     expect(db.stderr).toContain('DATABASE_URL must be a URL with scheme postgres: or postgresql:');
+  });
+
+  it('a port already taken is a configuration error naming PORT, not a stack trace', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const result = await runCli(['serve'], {
+        WEBCAP_DATA_DIR: tempDir(),
+        PORT: String(port),
+        BROWSER_PREWARM: 'false',
+        LOG_LEVEL: 'warn',
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        `webcap: configuration error: PORT must be a free port on 127.0.0.1 (EADDRINUSE) (got "${port}")`,
+      );
+      expect(result.stderr).not.toContain('    at ');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });

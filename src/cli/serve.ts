@@ -1,6 +1,7 @@
 import { bootstrapDefaultAccount } from '../billing/bootstrap.js';
 import type { Config } from '../config.js';
 import { createRuntime } from '../main.js';
+import { listen } from './listen.js';
 import { stopOnSignal } from './stop-on-signal.js';
 
 /** `webcap serve`: opens the stores, bootstraps an empty database, listens until SIGTERM or SIGINT. */
@@ -19,7 +20,7 @@ export async function serve(config: Config): Promise<void> {
     );
   }
   stopOnSignal(runtime);
-  const address = await runtime.app.listen({ host: config.host, port: config.port });
+  const address = await listen(runtime, config.host, config.port, 'PORT');
   process.stdout.write(`webcap: listening on ${address} (docs at ${address}/docs)\n`);
   if (config.browser.prewarm) {
     // Off the start path: the service answers at once, and the first capture finds a warm browser.

@@ -1,5 +1,6 @@
 import { type Config, ConfigError } from '../config.js';
 import { createRuntime } from '../main.js';
+import { listen } from './listen.js';
 import { stopOnSignal } from './stop-on-signal.js';
 
 /**
@@ -20,7 +21,7 @@ export async function worker(config: Config): Promise<void> {
   }
   const runtime = await createRuntime(config, { role: 'worker' });
   stopOnSignal(runtime);
-  const address = await runtime.app.listen({ host: config.host, port: config.workerPort });
+  const address = await listen(runtime, config.host, config.workerPort, 'WORKER_PORT');
   process.stdout.write(
     `webcap: worker running ${config.jobs.concurrency} job(s) at a time from queue ${config.jobs.queueName}; health and metrics on ${address}\n`,
   );
