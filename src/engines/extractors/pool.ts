@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { WebcapError } from '../../errors.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
@@ -145,8 +145,7 @@ export class ExtractorPool {
     // Loading the modules is not a page's time, but it is bounded too.
     extractor.timer = setTimeout(() => void kill(child), this.options.taskTimeoutMs);
     for (const stream of ['stdout', 'stderr'] as const) {
-      const lines = createInterface({ input: child[stream] as NodeJS.ReadableStream, crlfDelay: Infinity });
-      lines.on('line', (line) => this.options.output?.(line.slice(0, 2000), stream));
+      forEachLine(child[stream], (line) => this.options.output?.(line, stream));
     }
     child.on('message', (reply: TaskReply | typeof READY) => {
       if (reply === READY) {
@@ -198,6 +197,30 @@ export class ExtractorPool {
     extractor.timer = null;
     return task;
   }
+}
+
+const LINE_MAX_CHARS = 2000;
+
+/**
+ * Calls `each` with every line of `stream`, each cut at LINE_MAX_CHARS: what a library prints may
+ * hold page text, and a line that never ends must not grow without bound in this process.
+ */
+function forEachLine(stream: Readable | null, each: (line: string) => void): void {
+  if (stream === null) return;
+  stream.setEncoding('utf8');
+  let line = '';
+  stream.on('data', (chunk: string) => {
+    let start = 0;
+    for (let end = chunk.indexOf('\n'); end !== -1; end = chunk.indexOf('\n', start)) {
+      each((line + chunk.slice(start, end)).slice(0, LINE_MAX_CHARS));
+      line = '';
+      start = end + 1;
+    }
+    if (line.length < LINE_MAX_CHARS) line += chunk.slice(start, start + LINE_MAX_CHARS - line.length);
+  });
+  stream.on('end', () => {
+    if (line !== '') each(line);
+  });
 }
 
 function failed(cause: Error): WebcapError {
