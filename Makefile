@@ -4,10 +4,11 @@ SOURCES := $(shell find src -name '*.ts' ! -name '*.test.ts') tsconfig.json
 
 .PHONY: start test install system-deps check bench clean
 
-# glibc's malloc arenas: 2 instead of 8 per core keeps the service's idle memory flat over a long
-# run (docs/performance.md, "Soak"); it must be in the environment before the process starts.
+# glibc's malloc: 2 arenas instead of 8 per core, and large blocks always mapped apart (no
+# dynamic threshold) keep the service's idle memory flat over a long run (docs/performance.md,
+# "Soak"); both must be in the environment before the process starts.
 start: install
-	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} node dist/cli/main.js serve
+	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} MALLOC_MMAP_THRESHOLD_=$${MALLOC_MMAP_THRESHOLD_:-131072} node dist/cli/main.js serve
 
 test: install
 	bash scripts/run-tests.sh

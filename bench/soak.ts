@@ -39,8 +39,9 @@ import { runSoak, type SoakRun } from './soak-run.js';
  *   SOAK_TIME_LIMIT_S=7200  no call starts after this; the run reports what it did
  *   SOAK_SEED=1             the call plan's seed
  *   SOAK_SERVICE_ENV=       more of the service's environment, "NAME=value NAME=value", to try a
- *                           setting one at a time; the service gets MALLOC_ARENA_MAX=2 as
- *                           `make start` gives it, and "MALLOC_ARENA_MAX=" measures glibc's default
+ *                           setting one at a time; the service gets MALLOC_ARENA_MAX=2 and
+ *                           MALLOC_MMAP_THRESHOLD_=131072 as `make start` gives them, and
+ *                           "MALLOC_ARENA_MAX= MALLOC_MMAP_THRESHOLD_=" measures glibc's defaults
  *
  * Diagnostics, through the service's Node flags (BENCH_SERVICE_NODE_ARGS, as for the bench):
  *   --trace-gc                      each sample shows the V8 heap after the last full GC
@@ -177,8 +178,13 @@ async function soak(settings: ReturnType<typeof options>, logFile: string, recyc
       dataDir: work,
       logFile,
       chromiumPath: process.env.CHROMIUM_PATH,
-      // MALLOC_ARENA_MAX as `make start` and `npm start` set it (docs/performance.md, "Soak").
-      env: { METRICS_TOKEN: metricsToken, MALLOC_ARENA_MAX: '2', ...settings.serviceEnv },
+      // glibc's malloc as `make start` and `npm start` set it (docs/performance.md, "Soak").
+      env: {
+        METRICS_TOKEN: metricsToken,
+        MALLOC_ARENA_MAX: '2',
+        MALLOC_MMAP_THRESHOLD_: '131072',
+        ...settings.serviceEnv,
+      },
     });
     const servicePid = await servicePidOf(service);
     console.log(`service pid ${servicePid}, log ${path.relative('.', logFile)}\n`);
