@@ -206,7 +206,7 @@ describe('content: sitemap and favicon fetches', () => {
       nearRoutes.set('small.test/', send('text/html', page('Small shop')));
       nearRoutes.set('small.test/sitemap.xml', send('application/xml', urlset(['https://small.example/a'])));
 
-      // A first call makes what every call shares (the browser, the extractor threads, compiled code).
+      // A first call makes what every call shares (the browser, the extractor processes, compiled code).
       const warm = await v1({ url: at('small.test', '/'), include_sitemap: 'true' });
       expect(warm.statusCode).toBe(200);
       const before = await liveMemory();

@@ -13,7 +13,7 @@ import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/run
 
 const SITE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/site');
 const fixture = (name: string) => readFileSync(path.join(SITE_DIR, name), 'utf8');
-/** /metrics shows the extractor threads' state to the event-loop test. */
+/** /metrics shows the extractor processes' state to the event-loop test. */
 const METRICS_TOKEN = 'content-test-metrics-0000';
 
 interface Route {
@@ -511,7 +511,7 @@ describe('content', () => {
       return `<!DOCTYPE html><html><head><title>Report ${seed}</title><script>window.__DATA__=${data}</script></head><body><nav><ul>${nav}</ul></nav><main><article><h1>Report ${seed}</h1>${article}</article></main><section class="comments">${comments}</section><footer><ul>${nav}</ul></footer></body></html>`;
     }
 
-    it('while content calls on heavy pages run at full concurrency, their extraction runs on the extractor threads and /healthz, /metrics and a cache hit keep answering meanwhile', async () => {
+    it('while content calls on heavy pages run at full concurrency, their extraction runs in the extractor processes and /healthz, /metrics and a cache hit keep answering meanwhile', async () => {
       for (let i = 0; i < 6; i++) routes.set(`/heavy/${i}`, html(heavyPage(i)));
       expect(heavyPage(0).length).toBeGreaterThan(500_000);
       const hitQuery = { url: at('/fallbacks', 'shop.example.test'), cache: 'true' };

@@ -17,7 +17,7 @@ const NO_MARK = 'data-webcap-unused';
 
 /**
  * A page's analysis (spec, Analysis result): the page pipeline renders it once with the defaults
- * (1280 × 1024, wait for `load`), an extractor thread reads it (digest, contact signals and, for
+ * (1280 × 1024, wait for `load`), an extractor process reads it (digest, contact signals and, for
  * a model, the main content as Markdown), then the configured analyzer answers the fixed and
  * custom fields. Contact signals come from the page alone, whichever analyzer runs. A page that
  * never finished loading is analyzed as it was, with a warning. Throws what the pipeline throws

@@ -5,7 +5,7 @@ import { parsePage } from '../content/parse-page.js';
 import { type ContactSignals, findContactSignals } from './contact-signals.js';
 import { digestPage, type PageDigest } from './page-digest.js';
 
-/** A rendered page to read for analysis. Plain data, so it crosses to an extractor thread. */
+/** A rendered page to read for analysis. Plain data, so it crosses to an extractor process. */
 export interface ReadPageInput {
   /** The rendered DOM, serialized by the browser. */
   readonly html: string;
@@ -28,7 +28,7 @@ export interface PageReading {
 /**
  * One parse of the page serves every part: the main content is found once and feeds both the
  * digest's text and the Markdown. CPU-bound (tens of ms on a typical page, seconds on a huge one):
- * runs on an extractor thread.
+ * runs in an extractor process.
  */
 export function readPage(input: ReadPageInput): PageReading {
   const { document, warnings } = parsePage(input.html);

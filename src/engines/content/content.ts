@@ -46,7 +46,7 @@ async function faviconIco(
 
 /**
  * A page's content (spec, Content result): the page pipeline renders it once, with elements
- * removed as asked, and the serialized DOM is extracted on an extractor thread into metadata,
+ * removed as asked, and the serialized DOM is extracted in an extractor process into metadata,
  * links, HTML and Markdown. The sitemap is discovered beside the render, through the guarded
  * fetcher (and the caller's proxy, as the page and the favicon probe are); it never fails the
  * call. A page that never finished loading is extracted as it was, with a warning. Throws what

@@ -8,7 +8,7 @@ import { parsePage } from './parse-page.js';
 /** Marks the element a `selector` chose in the serialized page (load-page.ts → content.ts → here). */
 export const SELECTED_ATTRIBUTE = 'data-webcap-selected';
 
-/** One page's extraction: its serialized DOM and what to make of it. Plain data, so it crosses to a worker thread. */
+/** One page's extraction: its serialized DOM and what to make of it. Plain data, so it crosses to an extractor process. */
 export interface ExtractInput {
   /** The rendered DOM after removals, serialized by the browser. */
   readonly html: string;
@@ -37,8 +37,8 @@ const tooLargeForMainContent = (elements: number) =>
 
 /**
  * Metadata, links, HTML and Markdown of one page from a single parse: metadata from the whole
- * document's head, the rest from the selected element when there is one. CPU-bound: runs on an
- * extractor thread (engines/extractors/), never on the thread that answers calls.
+ * document's head, the rest from the selected element when there is one. CPU-bound: runs in an
+ * extractor process (engines/extractors/), never on the thread that answers calls.
  */
 export function extractContent(input: ExtractInput): Extracted {
   const { document, warnings } = parsePage(input.html);

@@ -1,5 +1,5 @@
 /**
- * What extractor threads do (pool.ts, worker.ts): each task is a plain function of plain data,
+ * What extractor processes do (pool.ts, worker.ts): each task is a plain function of plain data,
  * CPU-bound, which must not run on the thread that answers calls.
  */
 import { analyzeExtractive } from '../analyze/extractive.js';

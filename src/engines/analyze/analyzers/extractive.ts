@@ -6,7 +6,7 @@ import type { Analyzer } from './analyzer.js';
 const METHOD_VERSION = 1;
 
 /**
- * The built-in, deterministic analyzer (../extractive.ts), run on an extractor thread: it reads
+ * The built-in, deterministic analyzer (../extractive.ts), run in an extractor process: it reads
  * the digest only; custom_prompt has nothing to instruct and is ignored (docs/analyze.md).
  */
 export function extractiveAnalyzer(extractor: Pick<ExtractorPool, 'run'>): Analyzer {
