@@ -21,7 +21,7 @@ describe('loadConfig', () => {
       fetchHeadersTimeoutMs: 15_000,
       fetchTimeoutMs: 30_000,
       keyCacheTtlMs: 1000,
-      blobMemoryCacheBytes: 64 * 1_048_576,
+      blobMemoryCacheBytes: 0,
       databaseConnectTimeoutMs: 5000,
       databaseQueryTimeoutMs: 10_000,
       sqliteBusyTimeoutMs: 5000,
@@ -257,6 +257,9 @@ describe('loadConfig: blobs and hosted files', () => {
     });
     expect(config.fileUrlTtlSeconds).toBe(3600);
     expect(config.signingSecret).toBe('s'.repeat(32));
+    // A bucket's round trip is worth a copy in memory; local files are in the page cache already.
+    expect(config.blobMemoryCacheBytes).toBe(64 * 1_048_576);
+    expect(loadConfig({ BLOB_MEMORY_CACHE_MB: '8' }).blobMemoryCacheBytes).toBe(8 * 1_048_576);
   });
 
   it('leaves S3 credentials to the SDK default chain when none are set, on AWS itself without an endpoint', () => {

@@ -65,7 +65,7 @@ export interface Config {
   /** Longest wait for Redis to answer one command; past it the caps are counted in this process. */
   readonly redisCommandTimeoutMs: number;
   readonly blobs: BlobStoreConfig;
-  /** Bytes of recently read or written blobs (cache entries, hosted files) kept in memory; 0 keeps none. */
+  /** Bytes of recently read blobs (cache entries, hosted files) kept in memory; 0 keeps none (the default for local files). */
   readonly blobMemoryCacheBytes: number;
   /** How long a hosted screenshot_url stays valid. */
   readonly fileUrlTtlSeconds: number;
@@ -428,6 +428,7 @@ export function loadConfig(env: Env): Config {
     databaseUrl === null
       ? { kind: 'sqlite', file: path.join(dataDir, 'webcap.sqlite') }
       : { kind: 'postgres', url: databaseUrl, schema: schema ?? 'public' };
+  const blobs = blobStoreConfig(env, dataDir);
 
   const config: Config = {
     host: read(env, text('HOST', '127.0.0.1')) ?? '127.0.0.1',
@@ -469,8 +470,12 @@ export function loadConfig(env: Env): Config {
     publicBaseUrl: read(env, httpUrl('PUBLIC_BASE_URL', ['http:', 'https:']))?.replace(/\/+$/, '') ?? null,
     redisUrl: read(env, httpUrl('REDIS_URL', ['redis:', 'rediss:'])),
     redisCommandTimeoutMs: read(env, integer('REDIS_COMMAND_TIMEOUT_MS', 1000, 10, 60_000)),
-    blobs: blobStoreConfig(env, dataDir),
-    blobMemoryCacheBytes: read(env, integer('BLOB_MEMORY_CACHE_MB', 64, 0, 65_536)) * 1_048_576,
+    blobs,
+    // Local files are already in the kernel's page cache when read again (a hit through it cost
+    // 0.32 ms more), and a second copy in the service kept its memory from staying flat over a long
+    // run (docs/performance.md, "Soak"); a bucket's round trip is worth keeping copies for.
+    blobMemoryCacheBytes:
+      read(env, integer('BLOB_MEMORY_CACHE_MB', blobs.kind === 'fs' ? 0 : 64, 0, 65_536)) * 1_048_576,
     // A week at most: a link is a bearer credential, and S3's presigned URLs stop there too.
     fileUrlTtlSeconds: read(env, integer('FILE_URL_TTL_SECONDS', 86_400, 60, 604_800)),
     signingSecret: read(
