@@ -117,7 +117,10 @@ describe('caps shared by two processes through Redis', () => {
     const burst = Array.from({ length: 12 }, (_, i) => crawl(i % 2 === 0 ? a : b, key));
     const statuses = (await Promise.all(burst)).map((r) => r.status);
     expect(statuses.filter((s) => s === 401).length, statuses.join(' ')).toBeGreaterThanOrEqual(1);
-    expect(statuses.every((s) => s === 200 || s === 401), statuses.join(' ')).toBe(true);
+    expect(
+      statuses.every((s) => s === 200 || s === 401),
+      statuses.join(' '),
+    ).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 2100));
     expect((await crawl(b, key)).status).toBe(200);
   }, 60_000);
