@@ -46,6 +46,8 @@ export interface Runtime {
   readonly guard: NetworkGuard;
   readonly pool: BrowserPool;
   readonly jobs: Jobs;
+  /** What billable calls run with; the HTTP routes and the job worker share it. */
+  readonly calls: CallDeps;
   /** Launches the browser and loads the ad blocker now rather than on the first call that needs them. */
   warmUp(): Promise<void>;
   /** Stops taking requests, finishes those in flight, then closes the browser and the stores. */
@@ -255,6 +257,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     guard,
     pool,
     jobs,
+    calls,
     async warmUp() {
       await pool.warmUp();
       await loadBlocker();

@@ -17,7 +17,7 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
       account: request.auth?.account.slug,
     }));
     app.get('/v1/billable', { config: { auth: 'v1', engine: 'probe' } }, (request) =>
-      meteredProbe(request, async () => ({ ok: true })),
+      meteredProbe(t, request, async () => ({ ok: true })),
     );
   });
   afterAll(() => t?.close());

@@ -21,7 +21,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       '/v1/billable',
       { config: { auth: 'v1', engine: 'probe' } },
       (request) =>
-        meteredProbe(request, async () => {
+        meteredProbe(t, request, async () => {
           if (request.query.fail === '400') throw new WebcapError('bad_request', 'probe failed');
           if (request.query.fail === '500') throw new Error('engine crashed');
           return { ok: true };

@@ -4,20 +4,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
-import type { KeyCache } from '../billing/key-cache.js';
-import type { PoolState } from '../browser/pool.js';
-import type { CallDeps } from '../calls/deps.js';
-import type { MeteringDeps } from '../calls/metering.js';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
 import { WebcapError } from '../errors.js';
-import type { Jobs } from '../jobs/jobs.js';
-import type { Metrics } from '../stats/metrics.js';
-import type { RequestLog } from '../stats/request-log.js';
-import type { BlobStore } from '../store/blobs.js';
-import type { Store } from '../store/db.js';
 import { Audit } from './audit.js';
+import type { AppDeps } from './deps.js';
 import { authenticate, keyBeforeBody } from './auth.js';
 import { boundedBody } from './body-bounds.js';
 import { capConnectionsPerClient } from './connection-cap.js';
@@ -34,35 +23,9 @@ import { filesRoutes } from './routes/v1/files.js';
 import { statsRoutes } from './routes/v1/stats.js';
 import { usageRoutes } from './routes/v1/usage.js';
 
-/** Everything the HTTP layer needs; main.ts builds it, tests build their own. */
-export interface AppDeps {
-  readonly config: Config;
-  readonly store: Store;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Verifies presented keys; every authenticated route goes through it. */
-  readonly keys: KeyCache;
-  readonly requestLog: RequestLog;
-  /** What billable calls run with (metering, guard, engines, blobs); the job worker shares it. */
-  readonly calls: CallDeps;
-  /** Cache entries and hosted files. */
-  readonly blobs: BlobStore;
-  /** HMAC secret of hosted file links. */
-  readonly signingSecret: string;
-  readonly metrics: Metrics;
-  /** Async jobs: submission, polling, cancellation. */
-  readonly jobs: Jobs;
-  /** The render pool's state, for /readyz. */
-  readonly renderPool: () => PoolState;
-}
-
 export type App = FastifyInstance;
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    /** What a billable route passes to `metered` (tests' probe routes too). */
-    metering: MeteringDeps;
-  }
   interface FastifyRequest {
     /** Whether the call was billed; set by the route from its call's outcome, read by the audit. */
     billed: boolean;
@@ -117,7 +80,6 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   }
   app.decorateRequest('auth', null);
   app.decorateRequest('billed', false);
-  app.decorate('metering', deps.calls.metering);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // Fastify answers HEAD with the GET handler, which would do the whole work and bill it for

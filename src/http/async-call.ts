@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CallSpec } from '../calls/call-spec.js';
 import { invalidParam } from '../errors.js';
-import type { AppDeps } from './app.js';
+import type { AppDeps } from './deps.js';
 import { callerOf } from './auth.js';
 import { flag } from './schemas.js';
 

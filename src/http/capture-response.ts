@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Delivery } from '../calls/capture.js';
 import { captureCall } from '../calls/capture.js';
 import type { CaptureParams } from '../engines/capture/params.js';
-import type { AppDeps } from './app.js';
+import type { AppDeps } from './deps.js';
 import { type AsyncInput, sendJob, wantsAsync } from './async-call.js';
 import { callerOf } from './auth.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentCall } from '../calls/content.js';
-import type { AppDeps } from './app.js';
+import type { AppDeps } from './deps.js';
 import { sendJob, wantsAsync } from './async-call.js';
 import { callerOf } from './auth.js';
 import { contentRequest } from './content-schema.js';

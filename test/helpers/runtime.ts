@@ -75,8 +75,12 @@ export async function newAccountKey(
  * What a billable route does, for the tests' probe routes: runs `work` through the metering
  * path for the request's caller and records whether it was billed.
  */
-export async function meteredProbe<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> {
-  const { value, billed } = await metered(request.server.metering, callerOf(request), 'probe', work);
+export async function meteredProbe<T>(
+  t: TestRuntime,
+  request: FastifyRequest,
+  work: () => Promise<T>,
+): Promise<T> {
+  const { value, billed } = await metered(t.runtime.calls.metering, callerOf(request), 'probe', work);
   request.billed = billed;
   return value;
 }

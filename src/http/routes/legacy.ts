@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendAnalysis } from '../analyze-response.js';
 import { LegacyAnalyzeParams } from '../analyze-schema.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { baseUrlOf, sendCapture } from '../capture-response.js';
 import { captureRequest, LegacyCaptureParams } from '../capture-schema.js';
 import { sendContent } from '../content-response.js';

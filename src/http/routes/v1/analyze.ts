@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendAnalysis } from '../../analyze-response.js';
 import { V1AnalyzeParams } from '../../analyze-schema.js';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { AnalyzeBody, BILLABLE_ERRORS, errors, JobAcceptedBody } from '../../responses.js';
 
 /** GET|POST /v1/analyze: a page's summary, value proposition, features, categories, audience and contacts; 1 credit. */

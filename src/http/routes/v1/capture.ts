@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { baseUrlOf, sendCapture } from '../../capture-response.js';
 import { captureRequest, V1CaptureQuery } from '../../capture-schema.js';
 import { BILLABLE_ERRORS, CaptureSuccess, errors, JobAcceptedBody } from '../../responses.js';

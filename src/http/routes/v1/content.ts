@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { sendContent } from '../../content-response.js';
 import { V1ContentQuery } from '../../content-schema.js';
 import { BILLABLE_ERRORS, ContentBody, errors, JobAcceptedBody } from '../../responses.js';

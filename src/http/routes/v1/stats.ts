@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { invalidParam, WebcapError } from '../../../errors.js';
 import { engineOfPath, isEngineSlug, isKnownEngine, normalizePath } from '../../../stats/catalog.js';
 import { statsSnapshot } from '../../../stats/snapshot.js';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { errors, StatsBody } from '../../responses.js';
 
 const StatsQuery = Type.Object(

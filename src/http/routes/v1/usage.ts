@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { usageRecord } from '../../../billing/usage.js';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { errors, UsageBody } from '../../responses.js';
 
 /** GET /v1/usage: the account's balances, limits and the calling key; free. */
