@@ -5,8 +5,7 @@ import net, { type LookupFunction } from 'node:net';
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type UploadOptions, uploadToCallerBucket } from '../src/engines/capture/s3-upload.js';
-import { WebcapError } from '../src/errors.js';
-import { errorResponse } from '../src/http/errors.js';
+import { errorResponse, WebcapError } from '../src/errors.js';
 import { type RawAnswer, rawResponse, startRawEndpoint } from './helpers/raw-endpoint.js';
 import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.js';
 

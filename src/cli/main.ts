@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { type Config, ConfigError, configFromProcess } from '../config.js';
-import { WebcapError } from '../errors.js';
-import { errorResponse } from '../http/errors.js';
+import { errorResponse, WebcapError } from '../errors.js';
 import { adminCommand } from './admin.js';
 
 /** Parsed lazily so that `webcap --help` works even with a bad environment. */

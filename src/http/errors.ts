@@ -1,49 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ErrorCode, WebcapError } from '../errors.js';
-
-/** Status and the spec's message for each error code (spec "Errors", DESIGN.md §2). */
-const RESPONSES: Record<ErrorCode, { status: number; message: string }> = {
-  bad_request: { status: 400, message: 'Bad Request' },
-  invalid_key: { status: 401, message: 'Invalid API Key' },
-  rate_limited: { status: 401, message: 'Rate limit exceeded for the API key' },
-  insufficient_credits: { status: 402, message: 'Insufficient credits' },
-  forbidden: { status: 403, message: 'Forbidden' },
-  not_found: { status: 404, message: 'Not Found' },
-  method_not_allowed: { status: 405, message: 'Method Not Allowed' },
-  conflict: { status: 409, message: 'Conflict' },
-  payload_too_large: { status: 413, message: 'Payload Too Large' },
-  uri_too_long: { status: 414, message: 'URI Too Long' },
-  headers_too_large: { status: 431, message: 'Request Header Fields Too Large' },
-  request_timeout: { status: 408, message: 'Request Timeout' },
-  target_unreachable: { status: 400, message: 'Bad Request: page could not be loaded' },
-  blocked: { status: 400, message: 'Bad Request: blocked by the network policy' },
-  timeout: { status: 500, message: 'Internal Error: timeout' },
-  unavailable: { status: 503, message: 'Service Unavailable' },
-  internal: { status: 500, message: 'Internal Error' },
-};
-
-export interface ErrorResponse {
-  readonly status: number;
-  readonly body: { readonly error: string };
-  readonly headers: Readonly<Record<string, string | number>>;
-}
-
-/** The response for a WebcapError: status, `{"error"}` body and any headers it carries. */
-export function errorResponse(error: WebcapError): ErrorResponse {
-  const { status, message } = RESPONSES[error.code];
-  // target_unreachable reads "page could not be loaded (<net error>)"; the others append ": detail".
-  const text =
-    error.detail === undefined
-      ? message
-      : error.code === 'target_unreachable'
-        ? `${message} (${error.detail})`
-        : `${message}: ${error.detail}`;
-  const headers: Record<string, string | number> = { ...error.options.headers };
-  if (error.options.retryAfterSeconds !== undefined) headers['retry-after'] = error.options.retryAfterSeconds;
-  return { status, body: { error: text }, headers };
-}
+import { errorResponse, WebcapError } from '../errors.js';
 
 interface ValidationIssue {
   instancePath?: string;

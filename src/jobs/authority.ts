@@ -1,6 +1,5 @@
 import type { KeyVerification } from '../billing/keys.js';
-import { WebcapError } from '../errors.js';
-import { errorResponse } from '../http/errors.js';
+import { errorResponse, WebcapError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { endJob } from './job-store.js';
 
