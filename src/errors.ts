@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'cancelled'
   | 'payload_too_large'
   | 'uri_too_long'
   | 'headers_too_large'
@@ -22,11 +23,20 @@ export type ErrorCode =
   | 'unavailable'
   | 'internal';
 
+/** The limit a rate-limited call met; the HTTP layer sends it as X-RateLimit-*. */
+export interface RateLimitState {
+  readonly limit: number;
+  readonly remaining: number;
+  /** Seconds until the window frees a call. */
+  readonly resetSeconds: number;
+}
+
 export interface ErrorOptions {
   /** Seconds after which a retry may succeed; sent as Retry-After. */
   readonly retryAfterSeconds?: number;
-  /** Extra response headers, such as X-RateLimit-*. */
-  readonly headers?: Readonly<Record<string, string | number>>;
+  readonly rateLimit?: RateLimitState;
+  /** The methods the path takes, when the one used is refused; sent as Allow. */
+  readonly allow?: string;
   readonly cause?: unknown;
 }
 
@@ -57,6 +67,7 @@ const RESPONSES: Record<ErrorCode, { status: number; message: string }> = {
   not_found: { status: 404, message: 'Not Found' },
   method_not_allowed: { status: 405, message: 'Method Not Allowed' },
   conflict: { status: 409, message: 'Conflict' },
+  cancelled: { status: 409, message: 'Cancelled' },
   payload_too_large: { status: 413, message: 'Payload Too Large' },
   uri_too_long: { status: 414, message: 'URI Too Long' },
   headers_too_large: { status: 431, message: 'Request Header Fields Too Large' },
@@ -71,10 +82,9 @@ const RESPONSES: Record<ErrorCode, { status: number; message: string }> = {
 export interface ErrorResponse {
   readonly status: number;
   readonly body: { readonly error: string };
-  readonly headers: Readonly<Record<string, string | number>>;
 }
 
-/** The response for a WebcapError: status, `{"error"}` body and any headers it carries. */
+/** The status and `{"error"}` body of a WebcapError, from the catalogue. */
 export function errorResponse(error: WebcapError): ErrorResponse {
   const { status, message } = RESPONSES[error.code];
   // target_unreachable reads "page could not be loaded (<net error>)"; the others append ": detail".
@@ -84,7 +94,5 @@ export function errorResponse(error: WebcapError): ErrorResponse {
       : error.code === 'target_unreachable'
         ? `${message} (${error.detail})`
         : `${message}: ${error.detail}`;
-  const headers: Record<string, string | number> = { ...error.options.headers };
-  if (error.options.retryAfterSeconds !== undefined) headers['retry-after'] = error.options.retryAfterSeconds;
-  return { status, body: { error: text }, headers };
+  return { status, body: { error: text } };
 }

@@ -16,6 +16,7 @@ import { openAiAnalyzer } from './engines/analyze/analyzers/openai.js';
 import type { CaptureDeps } from './engines/capture/capture.js';
 import type { ContentDeps } from './engines/content/content.js';
 import { ExtractorPool } from './engines/extractors/pool.js';
+import { WebcapError } from './errors.js';
 import { type App, buildApp } from './http/app.js';
 import { BullMqQueue } from './jobs/bullmq.js';
 import { InProcessQueue } from './jobs/in-process.js';
@@ -168,8 +169,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
             await jobs.runner.fail(
               id,
               { staleBefore: clock() },
-              500,
-              'Internal Error: the job stalled too often',
+              new WebcapError('internal', 'the job stalled too often'),
             );
           },
         });

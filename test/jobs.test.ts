@@ -495,7 +495,7 @@ describe('async jobs (in-process queue)', () => {
       expect(cancelled.statusCode).toBe(200);
       expect(cancelled.json()).toMatchObject({
         status: 'failed',
-        error: { status: 409, error: expect.stringMatching(/^Cancelled/) },
+        error: { status: 409, error: 'Cancelled: the job was cancelled before it ran' },
       });
       const after = await reservationsOf('jobs');
       expect(after.released - before.released).toBe(1);

@@ -199,8 +199,12 @@ describe.each(DIALECTS)('GET /v1/stats on %s', (dialect) => {
   });
 
   it('is 403 for an account without the feature, 401 without a valid key, free for everyone', async () => {
-    expect((await stats('engine=capture', withoutStats)).statusCode).toBe(403);
-    expect((await stats('engine=capture', 'wc_test_nope')).statusCode).toBe(401);
+    const forbidden = await stats('engine=capture', withoutStats);
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toEqual({ error: 'Forbidden: stats is not enabled for this account' });
+    const unauthorized = await stats('engine=capture', 'wc_test_nope');
+    expect(unauthorized.statusCode).toBe(401);
+    expect(unauthorized.json()).toEqual({ error: 'Invalid API Key' });
     const usage = await t.runtime.app.inject({ url: '/v1/usage', headers: { 'x-api-key': withStats } });
     expect(usage.json().total_used).toBe(0);
   });

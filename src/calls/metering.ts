@@ -32,14 +32,6 @@ export interface Metered<T> {
   readonly billed: boolean;
 }
 
-function rateHeaders(limit: number, remaining: number, resetSeconds: number) {
-  return {
-    'x-ratelimit-limit': limit,
-    'x-ratelimit-remaining': remaining,
-    'x-ratelimit-reset': resetSeconds,
-  };
-}
-
 /**
  * Takes the account's caps and draws a unit for the call in the spec's order, after the key's
  * quotas; committed at once when `settled`. Throws the 401 or 402 that says why not, giving the
@@ -57,7 +49,7 @@ async function drawFor(
     const resetSeconds = Math.max(1, Math.ceil(cap.resetMs / 1000));
     throw new WebcapError('rate_limited', `quota ${cap.cap}`, {
       retryAfterSeconds: resetSeconds,
-      headers: rateHeaders(cap.limit, 0, resetSeconds),
+      rateLimit: { limit: cap.limit, remaining: 0, resetSeconds },
     });
   }
   let reserved: ReserveResult;
@@ -87,7 +79,7 @@ async function drawFor(
       : Math.max(1, Math.ceil((reserved.resetsAt.getTime() - deps.clock().getTime()) / 1000));
   throw new WebcapError('rate_limited', `quota ${reserved.quota}`, {
     retryAfterSeconds: resetSeconds,
-    headers: rateHeaders(reserved.limit, 0, resetSeconds ?? 0),
+    rateLimit: { limit: reserved.limit, remaining: 0, resetSeconds: resetSeconds ?? 0 },
   });
 }
 

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { analyzeCall } from '../calls/analyze.js';
 import { analyzeRequest } from './analyze-schema.js';
-import type { AppDeps } from './deps.js';
 import { sendJob, wantsAsync } from './async-call.js';
 import { callerOf } from './auth.js';
+import type { AppDeps } from './deps.js';
 import { sendEnvelope } from './envelope.js';
 
 /**

@@ -6,10 +6,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { WebcapError } from '../errors.js';
 import { Audit } from './audit.js';
-import type { AppDeps } from './deps.js';
 import { authenticate, keyBeforeBody } from './auth.js';
 import { boundedBody } from './body-bounds.js';
 import { capConnectionsPerClient } from './connection-cap.js';
+import type { AppDeps } from './deps.js';
 import { clientError, frameworkError, registerErrorHandling } from './errors.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
@@ -87,9 +87,7 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
     if (request.method === 'HEAD' && request.routeOptions.config.billable) {
       const url = request.routeOptions.url ?? '';
       const allow = app.hasRoute({ method: 'POST', url }) ? 'GET, POST' : 'GET';
-      throw new WebcapError('method_not_allowed', `HEAD would run a billable call; use ${allow}`, {
-        headers: { allow },
-      });
+      throw new WebcapError('method_not_allowed', `HEAD would run a billable call; use ${allow}`, { allow });
     }
   });
   // Every authenticated call leaves a row (the stats snapshot and operators read them), and

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CallSpec } from '../calls/call-spec.js';
 import { invalidParam } from '../errors.js';
-import type { AppDeps } from './deps.js';
 import { callerOf } from './auth.js';
+import type { AppDeps } from './deps.js';
 import { flag } from './schemas.js';
 
 /** The async parameters of a validated request (schemas.ts asyncFields). */

@@ -2,9 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Delivery } from '../calls/capture.js';
 import { captureCall } from '../calls/capture.js';
 import type { CaptureParams } from '../engines/capture/params.js';
-import type { AppDeps } from './deps.js';
 import { type AsyncInput, sendJob, wantsAsync } from './async-call.js';
 import { callerOf } from './auth.js';
+import type { AppDeps } from './deps.js';
 
 /** Where hosted files are linked from: PUBLIC_BASE_URL, else the address the request came to. */
 export function baseUrlOf(deps: AppDeps, request: FastifyRequest): string {

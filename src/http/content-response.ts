@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentCall } from '../calls/content.js';
-import type { AppDeps } from './deps.js';
 import { sendJob, wantsAsync } from './async-call.js';
 import { callerOf } from './auth.js';
 import { contentRequest } from './content-schema.js';
+import type { AppDeps } from './deps.js';
 import { sendEnvelope } from './envelope.js';
 
 /** Runs a content call from a validated request and answers `{success, data}`. */

@@ -53,8 +53,22 @@ export function toWebcapError(error: unknown): WebcapError {
   return new WebcapError('internal', undefined, { cause: error });
 }
 
+/** The headers an error carries as typed facts: Retry-After, X-RateLimit-*, Allow. */
+function errorHeaders({ options }: WebcapError): Record<string, string | number> {
+  const headers: Record<string, string | number> = {};
+  if (options.retryAfterSeconds !== undefined) headers['retry-after'] = options.retryAfterSeconds;
+  if (options.rateLimit !== undefined) {
+    headers['x-ratelimit-limit'] = options.rateLimit.limit;
+    headers['x-ratelimit-remaining'] = options.rateLimit.remaining;
+    headers['x-ratelimit-reset'] = options.rateLimit.resetSeconds;
+  }
+  if (options.allow !== undefined) headers.allow = options.allow;
+  return headers;
+}
+
 export function sendError(reply: FastifyReply, error: WebcapError): FastifyReply {
-  const { status, body, headers } = errorResponse(error);
+  const { status, body } = errorResponse(error);
+  const headers = errorHeaders(error);
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
 }
 

@@ -64,7 +64,11 @@ export class Jobs {
     const { queue, db, config } = this.deps;
     if (queue.backend === 'in-process') {
       for (const id of await runningJobIds(db)) {
-        await this.runner.fail(id, { interrupted: true }, 500, 'Internal Error: interrupted by a restart');
+        await this.runner.fail(
+          id,
+          { interrupted: true },
+          new WebcapError('internal', 'interrupted by a restart'),
+        );
       }
       for (const id of await queuedJobIds(db)) await queue.enqueue(id);
     }
@@ -133,11 +137,12 @@ export class Jobs {
     try {
       await queue.enqueue(id);
     } catch (error) {
-      await this.runner.fail(id, { queued: true }, 503, 'Service Unavailable: the job queue is unavailable');
-      throw new WebcapError('unavailable', 'the job queue is unavailable', {
+      const unavailable = new WebcapError('unavailable', 'the job queue is unavailable', {
         cause: error,
         retryAfterSeconds: 5,
       });
+      await this.runner.fail(id, { queued: true }, unavailable);
+      throw unavailable;
     }
     return { job, replayed: false };
   }
@@ -156,8 +161,7 @@ export class Jobs {
     const cancelled = await this.runner.fail(
       job.id,
       { queued: true },
-      409,
-      'Cancelled: the job was cancelled before it ran',
+      new WebcapError('cancelled', 'the job was cancelled before it ran'),
     );
     if (!cancelled) {
       const now = await this.owned(caller, jobId);
@@ -218,15 +222,18 @@ export class Jobs {
     try {
       const now = clock();
       for (const id of await staleJobIds(db, 'queued', now)) {
-        await this.runner.fail(id, { staleBefore: now }, 500, 'Internal Error: the job expired in the queue');
+        await this.runner.fail(
+          id,
+          { staleBefore: now },
+          new WebcapError('internal', 'the job expired in the queue'),
+        );
       }
       const abandonedBefore = new Date(now.getTime() - config.timeoutMs);
       for (const id of await staleJobIds(db, 'running', abandonedBefore)) {
         await this.runner.fail(
           id,
           { staleBefore: abandonedBefore },
-          500,
-          'Internal Error: the worker running the job stopped',
+          new WebcapError('internal', 'the worker running the job stopped'),
         );
       }
       for (const key of await pruneJobs(db, now)) await blobs.delete(key);

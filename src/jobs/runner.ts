@@ -122,10 +122,11 @@ export class JobRunner {
    * Ends a job that is not running here (cancelled, expired, interrupted, abandoned): failed,
    * its unit released. Returns whether this call ended it.
    */
-  async fail(jobId: string, from: EndFrom, errorStatus: number, errorMessage: string): Promise<boolean> {
+  async fail(jobId: string, from: EndFrom, why: WebcapError): Promise<boolean> {
     const job = await findJob(this.deps.db, jobId);
     if (job === undefined) return false;
-    return this.end(job, from, { status: 'failed', errorStatus, errorMessage }, 0);
+    const { status, body } = errorResponse(why);
+    return this.end(job, from, { status: 'failed', errorStatus: status, errorMessage: body.error }, 0);
   }
 
   /**

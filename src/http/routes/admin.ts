@@ -12,8 +12,8 @@ import { addPack, grantCredits, listLedger, listPacks, packJson } from '../../bi
 import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../../billing/keys.js';
 import { cancelWithdrawnJobs } from '../../jobs/authority.js';
 import { rotateWebhookSecret, webhookSecret } from '../../jobs/webhook-secret.js';
-import type { AppDeps } from '../deps.js';
 import { bearerCheck } from '../bearer.js';
+import type { AppDeps } from '../deps.js';
 import {
   AccountBody,
   CreatedKeyBody,

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { WebcapError } from '../../errors.js';
 import { isReachable } from '../../store/db.js';
-import type { AppDeps } from '../deps.js';
 import { bearerCheck } from '../bearer.js';
+import type { AppDeps } from '../deps.js';
 import { errors } from '../responses.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppDeps } from '../deps.js';
 import { callerOf } from '../auth.js';
+import type { AppDeps } from '../deps.js';
 import { errors, JobRecordBody } from '../responses.js';
 
 const JobPath = Type.Object(

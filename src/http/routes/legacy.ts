@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendAnalysis } from '../analyze-response.js';
 import { LegacyAnalyzeParams } from '../analyze-schema.js';
-import type { AppDeps } from '../deps.js';
 import { baseUrlOf, sendCapture } from '../capture-response.js';
 import { captureRequest, LegacyCaptureParams } from '../capture-schema.js';
 import { sendContent } from '../content-response.js';
 import { LegacyContentParams } from '../content-schema.js';
+import type { AppDeps } from '../deps.js';
 import {
   AnalyzeBody,
   BILLABLE_ERRORS,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../deps.js';
 import { baseUrlOf, sendCapture } from '../../capture-response.js';
 import { captureRequest, V1CaptureQuery } from '../../capture-schema.js';
+import type { AppDeps } from '../../deps.js';
 import { BILLABLE_ERRORS, CaptureSuccess, errors, JobAcceptedBody } from '../../responses.js';
 
 /** GET /v1/capture: a screenshot or PDF of a page; 1 credit. */

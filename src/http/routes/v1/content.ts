@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../deps.js';
 import { sendContent } from '../../content-response.js';
 import { V1ContentQuery } from '../../content-schema.js';
+import type { AppDeps } from '../../deps.js';
 import { BILLABLE_ERRORS, ContentBody, errors, JobAcceptedBody } from '../../responses.js';
 
 /** GET /v1/content: a page's metadata, links and, as asked, HTML, Markdown and sitemap; 1 credit. */

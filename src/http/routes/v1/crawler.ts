@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { crawlCall } from '../../../calls/crawl.js';
-import type { AppDeps } from '../../deps.js';
 import { sendJob, wantsAsync } from '../../async-call.js';
 import { callerOf } from '../../auth.js';
+import type { AppDeps } from '../../deps.js';
 import { BILLABLE_ERRORS, CrawlerSuccess, errors, JobAcceptedBody } from '../../responses.js';
 import { asyncFields, Flag, flag } from '../../schemas.js';
 

@@ -36,7 +36,7 @@ export function statsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const auth = request.auth;
         if (auth === null) throw new Error('auth hook did not run');
         if (!auth.account.statsEnabled)
-          throw new WebcapError('forbidden', 'stats are not enabled on this account');
+          throw new WebcapError('forbidden', 'stats is not enabled for this account');
         const { engine, path } = request.query;
         if (engine === undefined && path === undefined) throw invalidParam('engine', 'or path is required');
         if (engine !== undefined) {
