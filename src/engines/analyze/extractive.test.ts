@@ -2,13 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import {
-  type AnalysisFields,
-  analyzeExtractive,
-  CATEGORY_TAXONOMY,
-  EXTRACTIVE_LIMITS,
-  splitSentences,
-} from './extractive.js';
+import { EXTRACTIVE_LIMITS } from './extractive/limits.js';
+import { splitSentences } from './extractive/sentences.js';
+import { type AnalysisFields, analyzeExtractive } from './extractive.js';
 import { digestPage, type PageDigest } from './page-digest.js';
 
 const dir = join(import.meta.dirname, '../../../test/fixtures/analyze');
@@ -219,13 +215,6 @@ describe('analyzeExtractive in general', () => {
     expect(Object.keys(custom).sort()).toEqual(['__proto__', 'price']);
   });
 
-  it('has a taxonomy of 25-40 unique categories, each with weighted keywords', () => {
-    expect(CATEGORY_TAXONOMY.length).toBeGreaterThanOrEqual(25);
-    expect(CATEGORY_TAXONOMY.length).toBeLessThanOrEqual(40);
-    expect(new Set(CATEGORY_TAXONOMY.map((r) => r.name)).size).toBe(CATEGORY_TAXONOMY.length);
-    for (const row of CATEGORY_TAXONOMY) expect(Object.keys(row.keywords).length).toBeGreaterThanOrEqual(4);
-  });
-
   // Seconds of CPU, several times as long on a loaded machine: the outcome is asserted, not the
   // time, and the test's timeout only catches a hang.
   it('handles a 2 MB page within bounds', () => {
@@ -244,28 +233,4 @@ describe('analyzeExtractive in general', () => {
     expect(fields.keyFeatures.length).toBeLessThanOrEqual(EXTRACTIVE_LIMITS.keyFeatures);
     expectWellTyped(fields);
   }, 180_000);
-});
-
-describe('splitSentences', () => {
-  it('does not break on abbreviations, initials or decimals', () => {
-    expect(
-      splitSentences(
-        'Dr. Lindqvist spoke, e.g. about costs of 4.2 million. J. Smith agreed! Did he? Yes.\nA new line starts here',
-        10,
-      ),
-    ).toEqual([
-      'Dr. Lindqvist spoke, e.g. about costs of 4.2 million.',
-      'J. Smith agreed!',
-      'Did he?',
-      'Yes.',
-      'A new line starts here',
-    ]);
-  });
-
-  it('keeps closing quotes with their sentence and stops at the cap', () => {
-    expect(splitSentences('He said "It works." Then he left. More.', 2)).toEqual([
-      'He said "It works."',
-      'Then he left.',
-    ]);
-  });
 });

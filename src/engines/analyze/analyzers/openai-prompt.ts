@@ -1,4 +1,4 @@
-import { CATEGORY_TAXONOMY } from '../extractive.js';
+import { CATEGORY_TAXONOMY } from '../extractive/taxonomy.js';
 import type { AnswerSchema } from './analysis-schema.js';
 import type { AnalysisRequest, AnalyzedPage } from './analyzer.js';
 

@@ -1,0 +1,82 @@
+import type { PageDigest } from '../page-digest.js';
+import { EXTRACTIVE_LIMITS } from './limits.js';
+
+// Abbreviations after which a period does not end a sentence even before a capital ("Dr. Lindqvist").
+const ABBREVIATIONS: ReadonlySet<string> = new Set([
+  'e.g',
+  'i.e',
+  'cf',
+  'dr',
+  'mr',
+  'mrs',
+  'ms',
+  'prof',
+  'st',
+  'vs',
+  'no',
+  'fig',
+  'inc',
+  'ltd',
+  'jr',
+  'sr',
+  'mt',
+  'approx',
+  'u.s',
+  'u.k',
+]);
+const CLOSERS = new Set(['"', "'", '”', '’', ')', ']']);
+
+function isSentenceStart(ch: string): boolean {
+  return /[\p{Lu}\p{N}"'“‘(]/u.test(ch);
+}
+
+/**
+ * Sentences of `text` in order: each line is split at . ! ? followed by a space and a capital, a
+ * digit or a quote, except after an abbreviation or an initial. One pass per line, no regex over it.
+ */
+export function splitSentences(text: string, maxSentences: number): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    let start = 0;
+    for (let i = 0; i < line.length && out.length < maxSentences; i++) {
+      const ch = line[i] as string;
+      if (ch !== '.' && ch !== '!' && ch !== '?') continue;
+      let end = i + 1;
+      while (end < line.length && CLOSERS.has(line[end] as string)) end++;
+      if (end >= line.length || line[end] !== ' ') continue;
+      let next = end;
+      while (next < line.length && line[next] === ' ') next++;
+      if (next >= line.length || !isSentenceStart(line[next] as string)) continue;
+      if (ch === '.') {
+        let w = i;
+        while (w > start && line[w - 1] !== ' ') w--;
+        const before = line
+          .slice(w, i)
+          .toLowerCase()
+          .replace(/^[("'“‘]+/, '');
+        if (ABBREVIATIONS.has(before) || /^\p{L}$/u.test(before)) continue;
+      }
+      const sentence = line.slice(start, end).trim();
+      if (sentence !== '') out.push(sentence);
+      start = next;
+      i = next - 1;
+    }
+    const rest = line.slice(start).trim();
+    if (rest !== '' && out.length < maxSentences) out.push(rest);
+    if (out.length >= maxSentences) break;
+  }
+  return out;
+}
+
+/** Sentences of the hero, headings and paragraphs, in that order, capped. */
+export function pageSentences(digest: PageDigest): string[] {
+  const blocks = [
+    digest.h1,
+    digest.subtitle,
+    digest.description,
+    digest.title,
+    ...digest.headings,
+    ...digest.paragraphs,
+  ];
+  return splitSentences(blocks.filter((b) => b !== '').join('\n'), EXTRACTIVE_LIMITS.sentences);
+}
