@@ -1,6 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
+import { withConfigDocs } from './config-docs.js';
+import { CONFIG_VARS, type ConfigVar } from './config-vars.js';
 
 describe('loadConfig', () => {
   it('has embedded defaults: SQLite under ./data, 127.0.0.1:8080, admin API off', () => {
@@ -161,6 +164,7 @@ describe('loadConfig', () => {
       webhookBackoffMs: 1000,
       queueName: 'webcap-jobs',
       shutdownGraceMs: 10_000,
+      sweepIntervalMs: 30_000,
     });
     // Only an API process in front of BullMQ workers may run no jobs itself.
     expect(() => loadConfig({ JOB_CONCURRENCY: '0' })).toThrow(
@@ -312,5 +316,48 @@ describe('loadConfig: blobs and hosted files', () => {
     const attempt = () => loadConfig({ [variable]: value });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(message);
+  });
+});
+
+describe('the configuration table', () => {
+  const variables: readonly ConfigVar[] = CONFIG_VARS;
+
+  it('is what the README documents (npm run docs:config regenerates it)', () => {
+    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toBe(withConfigDocs(readme));
+  });
+
+  it('names each variable once, and each unit in the name', () => {
+    const names = variables.map((variable) => variable.name);
+    expect(new Set(names).size).toBe(names.length);
+    const suffixes = { ms: '_MS', seconds: '_SECONDS', days: '_DAYS', bytes: '_BYTES', MB: '_MB', px: '_PX' };
+    for (const variable of variables) {
+      const unit = variable.type === 'integer' ? variable.unit : undefined;
+      for (const [name, suffix] of Object.entries(suffixes)) {
+        expect(variable.name.endsWith(suffix), variable.name).toBe(unit === name);
+      }
+    }
+  });
+
+  it('has defaults each variable accepts when set to them', () => {
+    for (const variable of variables) {
+      const value = variable.default;
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
+      if (value === '') continue;
+      expect(() => loadConfig({ [variable.name]: String(value) }), variable.name).not.toThrow();
+    }
+  });
+
+  it('reads the upkeep intervals, with the periods the service always had', () => {
+    expect(loadConfig({})).toMatchObject({
+      reservationSweepIntervalMs: 30_000,
+      blobSweepIntervalMs: 600_000,
+      requestLogPruneIntervalMs: 600_000,
+      requestLogFlushIntervalMs: 500,
+    });
+    expect(loadConfig({ BLOB_SWEEP_INTERVAL_MS: '60000' }).blobSweepIntervalMs).toBe(60_000);
+    expect(() => loadConfig({ REQUEST_LOG_FLUSH_INTERVAL_MS: '0' })).toThrow(
+      'REQUEST_LOG_FLUSH_INTERVAL_MS must be an integer from 10 to 60000 (got "0")',
+    );
   });
 });

@@ -1,8 +1,7 @@
-import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_CHROMIUM_PATH } from './browser/chromium-args.js';
+import { CONFIG_VARS, type ConfigValues, type ConfigVar } from './config-vars.js';
 import type { OpenAiConfig } from './engines/analyze/analyzers/openai.js';
-import { type AllowRule, parseAllowList } from './net/address-policy.js';
+import type { AllowRule } from './net/address-policy.js';
 
 /** Where the service keeps its rows: an embedded SQLite file, or a PostgreSQL server. */
 export type DatabaseConfig =
@@ -28,7 +27,7 @@ export type BlobStoreConfig =
       readonly maxAttempts: number;
     };
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogLevel = ConfigValues['LOG_LEVEL'];
 
 /** The whole configuration, parsed once from the environment at start and frozen. */
 export interface Config {
@@ -92,6 +91,14 @@ export interface Config {
   readonly fetchHeadersTimeoutMs: number;
   /** Deadline of a whole server-side fetch, redirects and body included. */
   readonly fetchTimeoutMs: number;
+  /** How often reservations past their hold are released (at most reservationHoldMs). */
+  readonly reservationSweepIntervalMs: number;
+  /** How often expired blobs are deleted. */
+  readonly blobSweepIntervalMs: number;
+  /** How often the request log and the stats' minute totals are pruned. */
+  readonly requestLogPruneIntervalMs: number;
+  /** How often the buffered request log is written. */
+  readonly requestLogFlushIntervalMs: number;
 }
 
 /** The content engine: its extractor processes and the bounds of what it returns (docs/content.md). */
@@ -141,28 +148,8 @@ export interface JobsConfig {
   readonly queueName: string;
   /** How long a stopping process waits for its running jobs before it lets them go. */
   readonly shutdownGraceMs: number;
-}
-
-function jobsConfig(env: Env): JobsConfig {
-  const leaseMs = read(env, integer('JOB_LEASE_MS', 30_000, 1000, 600_000));
-  return Object.freeze({
-    concurrency: read(env, integer('JOB_CONCURRENCY', 2, 0, 256)),
-    maxQueued: read(env, integer('JOB_MAX_QUEUED', 1000, 1, 1_000_000)),
-    queueTimeoutMs: read(env, integer('JOB_QUEUE_TIMEOUT_MS', 3_600_000, 1000, 86_400_000)),
-    timeoutMs: read(env, integer('JOB_TIMEOUT_MS', 120_000, 1000, 3_600_000)),
-    leaseMs,
-    maxAttempts: read(env, integer('JOB_MAX_ATTEMPTS', 2, 1, 10)),
-    retentionMs: read(env, integer('JOB_RETENTION_SECONDS', 86_400, 60, 2_592_000)) * 1000,
-    webhookTimeoutMs: read(env, integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000)),
-    webhookRetryWindowMs: read(env, integer('WEBHOOK_RETRY_WINDOW_MS', 3_600_000, 0, 86_400_000)),
-    webhookBackoffMs: read(env, integer('WEBHOOK_BACKOFF_MS', 1000, 10, 600_000)),
-    shutdownGraceMs: read(env, integer('JOB_SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000)),
-    queueName:
-      read(
-        env,
-        text('JOB_QUEUE_NAME', 'webcap-jobs', /^[A-Za-z0-9_-]{1,64}$/, '1 to 64 of A-Z a-z 0-9 _ -'),
-      ) ?? 'webcap-jobs',
-  });
+  /** How often queued jobs are checked for expiry and runs for lapsed leases (at most leaseMs). */
+  readonly sweepIntervalMs: number;
 }
 
 export type AnalyzerConfig = { readonly kind: 'extractive' } | ({ readonly kind: 'openai' } & OpenAiConfig);
@@ -204,319 +191,247 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** One documented variable: its name, default and what it expects. The README's table mirrors this list. */
-interface VariableSpec<T> {
-  readonly name: string;
-  readonly expected: string;
-  readonly fallback: T;
-  readonly parse: (raw: string) => T | undefined;
+/** What a variable must be: the end of its ConfigError's "NAME must be ..." (and of its documentation). */
+export function expectedOf(variable: ConfigVar): string {
+  switch (variable.type) {
+    case 'integer':
+      return `an integer from ${variable.min} to ${variable.max}`;
+    case 'text':
+      return variable.expected ?? 'a string';
+    case 'url':
+      return `a URL with scheme ${variable.protocols.join(' or ')}`;
+    case 'boolean':
+      return 'true or false';
+    case 'choice':
+      return variable.expected ?? `${variable.choices.slice(0, -1).join(', ')} or ${variable.choices.at(-1)}`;
+    case 'custom':
+      return variable.expected;
+  }
 }
 
-function read<T>(env: Env, spec: VariableSpec<T>): T {
-  const raw = env[spec.name];
-  if (raw === undefined || raw === '') return spec.fallback;
-  const value = spec.parse(raw.trim());
-  if (value === undefined) throw new ConfigError(spec.name, spec.expected, raw);
-  return value;
-}
-
-function integer(name: string, fallback: number, min: number, max: number): VariableSpec<number> {
-  return {
-    name,
-    fallback,
-    expected: `an integer from ${min} to ${max}`,
-    parse: (raw) => {
+/** The value of a variable's (trimmed) text, or undefined when it is not what the variable expects. */
+function parse(variable: ConfigVar, raw: string): unknown {
+  switch (variable.type) {
+    case 'integer': {
       if (!/^-?\d+$/.test(raw)) return undefined;
       const n = Number(raw);
-      return Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined;
-    },
-  };
-}
-
-function text(name: string, fallback: string | null, pattern?: RegExp, expected = 'a string') {
-  return {
-    name,
-    fallback,
-    expected,
-    parse: (raw: string) => (pattern === undefined || pattern.test(raw) ? raw : undefined),
-  } satisfies VariableSpec<string | null>;
-}
-
-function httpUrl(name: string, protocols: readonly string[]): VariableSpec<string | null> {
-  return {
-    name,
-    fallback: null,
-    expected: `a URL with scheme ${protocols.join(' or ')}`,
-    parse: (raw) => {
+      return Number.isSafeInteger(n) && n >= variable.min && n <= variable.max ? n : undefined;
+    }
+    case 'text':
+      return variable.pattern === undefined || variable.pattern.test(raw) ? raw : undefined;
+    case 'url':
       try {
-        return protocols.includes(new URL(raw).protocol) ? raw : undefined;
+        return variable.protocols.includes(new URL(raw).protocol) ? raw : undefined;
       } catch {
         return undefined;
       }
-    },
-  };
+    case 'boolean':
+      return raw === 'true' ? true : raw === 'false' ? false : undefined;
+    case 'choice':
+      return variable.choices.includes(raw) ? raw : undefined;
+    case 'custom':
+      return variable.parse(raw);
+  }
 }
 
-// AWS's bucket naming rules; S3-compatible services follow them too.
-const S3_BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-const S3_BUCKET_EXPECTED = 'an S3 bucket name (3 to 63 characters of a-z 0-9 . -)';
+/** Every variable of CONFIG_VARS, in its order: parsed when set (an empty one is unset), else its default. */
+function readVariables(env: Env): ConfigValues {
+  const values: Record<string, unknown> = {};
+  for (const variable of CONFIG_VARS as readonly ConfigVar[]) {
+    const raw = env[variable.name];
+    if (raw === undefined || raw === '') {
+      values[variable.name] = variable.default;
+      continue;
+    }
+    const value = parse(variable, raw.trim());
+    if (value === undefined) throw new ConfigError(variable.name, expectedOf(variable), raw);
+    values[variable.name] = value;
+  }
+  // Each value was parsed by its own entry's type, which is what ConfigValues maps each name to.
+  return values as ConfigValues;
+}
 
 /** Blobs go to the bucket BLOB_S3_BUCKET names, else to `<dataDir>/blobs`; every BLOB_S3_* is checked either way. */
-function blobStoreConfig(env: Env, dataDir: string): BlobStoreConfig {
-  const bucket = read(env, text('BLOB_S3_BUCKET', null, S3_BUCKET, S3_BUCKET_EXPECTED));
-  const endpoint = read(env, httpUrl('BLOB_S3_ENDPOINT', ['http:', 'https:']));
-  const region =
-    read(env, text('BLOB_S3_REGION', 'us-east-1', /^[a-z0-9-]{1,32}$/, 'a region name such as us-east-1')) ??
-    'us-east-1';
-  const accessKeyId = read(env, text('BLOB_S3_ACCESS_KEY_ID', null, /^\S+$/, 'a key id without spaces'));
-  const secretAccessKey = read(
-    env,
-    text('BLOB_S3_SECRET_ACCESS_KEY', null, /^\S+$/, 'a secret without spaces'),
-  );
-  const prefix = read(
-    env,
-    text(
-      'BLOB_S3_PREFIX',
-      '',
-      /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/,
-      'path segments of A-Z a-z 0-9 . _ - separated by / (no leading /)',
-    ),
-  );
+function blobStoreConfig(v: ConfigValues, dataDir: string): BlobStoreConfig {
+  const accessKeyId = v.BLOB_S3_ACCESS_KEY_ID;
+  const secretAccessKey = v.BLOB_S3_SECRET_ACCESS_KEY;
   if (accessKeyId === null && secretAccessKey !== null) {
     throw new ConfigError('BLOB_S3_ACCESS_KEY_ID', 'set together with BLOB_S3_SECRET_ACCESS_KEY', '');
   }
   if (accessKeyId !== null && secretAccessKey === null) {
     throw new ConfigError('BLOB_S3_SECRET_ACCESS_KEY', 'set together with BLOB_S3_ACCESS_KEY_ID', '');
   }
-  const timeoutMs = read(env, integer('BLOB_S3_TIMEOUT_MS', 10_000, 100, 600_000));
-  const maxAttempts = read(env, integer('BLOB_S3_MAX_ATTEMPTS', 2, 1, 10));
-  if (bucket === null) return { kind: 'fs', dir: path.join(dataDir, 'blobs') };
+  if (v.BLOB_S3_BUCKET === null) return { kind: 'fs', dir: path.join(dataDir, 'blobs') };
+  const prefix = v.BLOB_S3_PREFIX;
   return {
     kind: 's3',
-    bucket,
-    endpoint: endpoint?.replace(/\/+$/, '') ?? null,
-    region,
+    bucket: v.BLOB_S3_BUCKET,
+    endpoint: v.BLOB_S3_ENDPOINT?.replace(/\/+$/, '') ?? null,
+    region: v.BLOB_S3_REGION,
     credentials: accessKeyId === null || secretAccessKey === null ? null : { accessKeyId, secretAccessKey },
     prefix: prefix ? `${prefix.replace(/\/$/, '')}/` : '',
-    timeoutMs,
-    maxAttempts,
+    timeoutMs: v.BLOB_S3_TIMEOUT_MS,
+    maxAttempts: v.BLOB_S3_MAX_ATTEMPTS,
   };
 }
 
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function contentConfig(env: Env): ContentConfig {
-  // One extractor process per core, beside the event loop and the browser, up to 4.
-  const cores = os.availableParallelism();
-  return {
-    threads: read(env, integer('CONTENT_THREADS', Math.max(1, Math.min(4, cores)), 1, 64)),
-    maxQueue: read(env, integer('CONTENT_MAX_QUEUE', 100, 0, 100_000)),
-    extractTimeoutMs: read(env, integer('CONTENT_EXTRACT_TIMEOUT_MS', 15_000, 100, 600_000)),
-    threadHeapMb: read(env, integer('CONTENT_THREAD_HEAP_MB', 512, 64, 16_384)),
-    maxHtmlChars: read(env, integer('CONTENT_MAX_HTML_CHARS', 5_000_000, 10_000, 100_000_000)),
-    maxLinks: read(env, integer('CONTENT_MAX_LINKS', 5000, 1, 1_000_000)),
-    sitemapMaxFiles: read(env, integer('SITEMAP_MAX_FILES', 50, 1, 10_000)),
-    sitemapMaxLinks: read(env, integer('SITEMAP_MAX_LINKS', 50_000, 1, 10_000_000)),
-    sitemapMaxFileBytes: read(env, integer('SITEMAP_MAX_FILE_BYTES', 52_428_800, 1024, 1_073_741_824)),
-    sitemapTimeoutMs: read(env, integer('SITEMAP_TIMEOUT_MS', 20_000, 100, 600_000)),
-  };
-}
-
-function analyzerConfig(env: Env): AnalyzerConfig {
-  const kind = read(env, text('ANALYZER', 'extractive', /^(extractive|openai)$/, 'extractive or openai'));
-  const baseUrl = read(env, httpUrl('ANALYZE_OPENAI_BASE_URL', ['http:', 'https:']));
-  const model = read(env, text('ANALYZE_OPENAI_MODEL', null, /^\S{1,200}$/, 'a model name without spaces'));
-  const apiKey = read(env, text('ANALYZE_OPENAI_API_KEY', null, /^\S+$/, 'a key without spaces'));
-  const output = read(
-    env,
-    text(
-      'ANALYZE_OPENAI_OUTPUT',
-      'json_schema',
-      /^(json_schema|json_object|prompt)$/,
-      'json_schema, json_object or prompt',
-    ),
-  ) as OpenAiConfig['output'];
-  const maxTokensParam = read(
-    env,
-    text(
-      'ANALYZE_OPENAI_MAX_TOKENS_PARAM',
-      'max_tokens',
-      /^(max_tokens|max_completion_tokens)$/,
-      'max_tokens or max_completion_tokens',
-    ),
-  ) as OpenAiConfig['maxTokensParam'];
-  const temperature = read(env, {
-    name: 'ANALYZE_OPENAI_TEMPERATURE',
-    fallback: 0 as number | null,
-    expected: 'a number from 0 to 2, or "default" to send none',
-    parse: (raw) => {
-      if (raw === 'default') return null;
-      const n = Number(raw);
-      return /^\d+(\.\d+)?$/.test(raw) && n >= 0 && n <= 2 ? n : undefined;
-    },
+function browserConfig(v: ConfigValues): BrowserConfig {
+  if (v.NAVIGATION_TIMEOUT_MS >= v.RENDER_TIMEOUT_MS) {
+    throw new ConfigError(
+      'NAVIGATION_TIMEOUT_MS',
+      `below RENDER_TIMEOUT_MS (${v.RENDER_TIMEOUT_MS})`,
+      String(v.NAVIGATION_TIMEOUT_MS),
+    );
+  }
+  if (v.BROWSER_LAUNCH_BACKOFF_MAX_MS < v.BROWSER_LAUNCH_BACKOFF_MS) {
+    throw new ConfigError(
+      'BROWSER_LAUNCH_BACKOFF_MAX_MS',
+      `at least BROWSER_LAUNCH_BACKOFF_MS (${v.BROWSER_LAUNCH_BACKOFF_MS})`,
+      String(v.BROWSER_LAUNCH_BACKOFF_MAX_MS),
+    );
+  }
+  return Object.freeze({
+    executablePath: v.CHROMIUM_PATH,
+    concurrency: v.BROWSER_CONCURRENCY,
+    maxQueueDepth: v.MAX_QUEUE_DEPTH,
+    renderTimeoutMs: v.RENDER_TIMEOUT_MS,
+    navigationTimeoutMs: v.NAVIGATION_TIMEOUT_MS,
+    recycleAfterRenders: v.BROWSER_RECYCLE_RENDERS,
+    maxMemoryBytes: v.BROWSER_MAX_MEMORY_MB * 1024 * 1024,
+    maxFullPageHeightPx: v.MAX_FULL_PAGE_HEIGHT_PX,
+    prewarm: v.BROWSER_PREWARM,
+    launchBackoffMs: v.BROWSER_LAUNCH_BACKOFF_MS,
+    launchBackoffMaxMs: v.BROWSER_LAUNCH_BACKOFF_MAX_MS,
   });
-  const timeoutMs = read(env, integer('ANALYZE_OPENAI_TIMEOUT_MS', 90_000, 1000, 600_000));
-  const retries = read(env, integer('ANALYZE_OPENAI_RETRIES', 2, 0, 10));
-  const maxInputTokens = read(env, integer('ANALYZE_MAX_INPUT_TOKENS', 6000, 100, 1_000_000));
-  const maxOutputTokens = read(env, integer('ANALYZE_MAX_OUTPUT_TOKENS', 1500, 100, 100_000));
-  if (kind !== 'openai') return { kind: 'extractive' };
+}
+
+function contentConfig(v: ConfigValues): ContentConfig {
+  return {
+    threads: v.CONTENT_THREADS,
+    maxQueue: v.CONTENT_MAX_QUEUE,
+    extractTimeoutMs: v.CONTENT_EXTRACT_TIMEOUT_MS,
+    threadHeapMb: v.CONTENT_THREAD_HEAP_MB,
+    maxHtmlChars: v.CONTENT_MAX_HTML_CHARS,
+    maxLinks: v.CONTENT_MAX_LINKS,
+    sitemapMaxFiles: v.SITEMAP_MAX_FILES,
+    sitemapMaxLinks: v.SITEMAP_MAX_LINKS,
+    sitemapMaxFileBytes: v.SITEMAP_MAX_FILE_BYTES,
+    sitemapTimeoutMs: v.SITEMAP_TIMEOUT_MS,
+  };
+}
+
+function analyzerConfig(v: ConfigValues): AnalyzerConfig {
+  if (v.ANALYZER !== 'openai') return { kind: 'extractive' };
+  const baseUrl = v.ANALYZE_OPENAI_BASE_URL;
+  const model = v.ANALYZE_OPENAI_MODEL;
   if (baseUrl === null) throw new ConfigError('ANALYZE_OPENAI_BASE_URL', 'set when ANALYZER=openai', '');
   if (model === null) throw new ConfigError('ANALYZE_OPENAI_MODEL', 'set when ANALYZER=openai', '');
   return {
     kind: 'openai',
     baseUrl: baseUrl.replace(/\/+$/, ''),
-    apiKey,
+    apiKey: v.ANALYZE_OPENAI_API_KEY,
     model,
-    output,
-    timeoutMs,
-    retries,
-    maxInputTokens,
-    maxOutputTokens,
-    temperature,
-    maxTokensParam,
+    output: v.ANALYZE_OPENAI_OUTPUT,
+    timeoutMs: v.ANALYZE_OPENAI_TIMEOUT_MS,
+    retries: v.ANALYZE_OPENAI_RETRIES,
+    maxInputTokens: v.ANALYZE_MAX_INPUT_TOKENS,
+    maxOutputTokens: v.ANALYZE_MAX_OUTPUT_TOKENS,
+    temperature: v.ANALYZE_OPENAI_TEMPERATURE,
+    maxTokensParam: v.ANALYZE_OPENAI_MAX_TOKENS_PARAM,
   };
 }
 
-function browserConfig(env: Env): BrowserConfig {
-  const renderTimeoutMs = read(env, integer('RENDER_TIMEOUT_MS', 60_000, 1000, 600_000));
-  const navigationTimeoutMs = read(env, integer('NAVIGATION_TIMEOUT_MS', 30_000, 500, 600_000));
-  if (navigationTimeoutMs >= renderTimeoutMs) {
-    throw new ConfigError(
-      'NAVIGATION_TIMEOUT_MS',
-      `below RENDER_TIMEOUT_MS (${renderTimeoutMs})`,
-      String(navigationTimeoutMs),
-    );
-  }
-  const launchBackoffMs = read(env, integer('BROWSER_LAUNCH_BACKOFF_MS', 1000, 100, 600_000));
-  const launchBackoffMaxMs = read(env, integer('BROWSER_LAUNCH_BACKOFF_MAX_MS', 30_000, 100, 3_600_000));
-  if (launchBackoffMaxMs < launchBackoffMs) {
-    throw new ConfigError(
-      'BROWSER_LAUNCH_BACKOFF_MAX_MS',
-      `at least BROWSER_LAUNCH_BACKOFF_MS (${launchBackoffMs})`,
-      String(launchBackoffMaxMs),
-    );
-  }
+function jobsConfig(v: ConfigValues): JobsConfig {
   return Object.freeze({
-    executablePath: read(env, text('CHROMIUM_PATH', DEFAULT_CHROMIUM_PATH)) ?? DEFAULT_CHROMIUM_PATH,
-    concurrency: read(env, integer('BROWSER_CONCURRENCY', 2, 1, 64)),
-    maxQueueDepth: read(env, integer('MAX_QUEUE_DEPTH', 32, 0, 10_000)),
-    renderTimeoutMs,
-    navigationTimeoutMs,
-    recycleAfterRenders: read(env, integer('BROWSER_RECYCLE_RENDERS', 500, 1, 1_000_000)),
-    maxMemoryBytes: read(env, integer('BROWSER_MAX_MEMORY_MB', 2048, 128, 262_144)) * 1024 * 1024,
-    maxFullPageHeightPx: read(env, integer('MAX_FULL_PAGE_HEIGHT_PX', 20_000, 1000, 100_000)),
-    prewarm: read(env, {
-      name: 'BROWSER_PREWARM',
-      fallback: true,
-      expected: 'true or false',
-      parse: (raw) => (raw === 'true' ? true : raw === 'false' ? false : undefined),
-    }),
-    launchBackoffMs,
-    launchBackoffMaxMs,
+    concurrency: v.JOB_CONCURRENCY,
+    maxQueued: v.JOB_MAX_QUEUED,
+    queueTimeoutMs: v.JOB_QUEUE_TIMEOUT_MS,
+    timeoutMs: v.JOB_TIMEOUT_MS,
+    leaseMs: v.JOB_LEASE_MS,
+    maxAttempts: v.JOB_MAX_ATTEMPTS,
+    retentionMs: v.JOB_RETENTION_SECONDS * 1000,
+    webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
+    webhookRetryWindowMs: v.WEBHOOK_RETRY_WINDOW_MS,
+    webhookBackoffMs: v.WEBHOOK_BACKOFF_MS,
+    shutdownGraceMs: v.JOB_SHUTDOWN_GRACE_MS,
+    queueName: v.JOB_QUEUE_NAME,
+    sweepIntervalMs: v.JOB_SWEEP_INTERVAL_MS,
   });
 }
 
-/** Parses the environment into a frozen Config; throws ConfigError naming the first bad variable. */
+/**
+ * Parses the environment into a frozen Config; throws ConfigError naming the first bad variable
+ * (in CONFIG_VARS's order), then the first pair that does not fit together.
+ */
 export function loadConfig(env: Env): Config {
-  const dataDir = path.resolve(read(env, text('WEBCAP_DATA_DIR', './data')) ?? './data');
-  const databaseUrl = read(env, httpUrl('DATABASE_URL', ['postgres:', 'postgresql:']));
-  const schema = read(
-    env,
-    text('DATABASE_SCHEMA', 'public', /^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier'),
-  );
+  const v = readVariables(env);
+  const dataDir = path.resolve(v.WEBCAP_DATA_DIR);
   const database: DatabaseConfig =
-    databaseUrl === null
+    v.DATABASE_URL === null
       ? { kind: 'sqlite', file: path.join(dataDir, 'webcap.sqlite') }
-      : { kind: 'postgres', url: databaseUrl, schema: schema ?? 'public' };
-  const blobs = blobStoreConfig(env, dataDir);
-
-  const config: Config = {
-    host: read(env, text('HOST', '127.0.0.1')) ?? '127.0.0.1',
-    port: read(env, integer('PORT', 8080, 0, 65535)),
-    workerPort: read(env, integer('WORKER_PORT', 8081, 0, 65535)),
-    dataDir,
-    database,
-    databaseConnectTimeoutMs: read(env, integer('DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000)),
-    databaseQueryTimeoutMs: read(env, integer('DATABASE_QUERY_TIMEOUT_MS', 10_000, 100, 3_600_000)),
-    sqliteBusyTimeoutMs: read(env, integer('SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000)),
-    adminToken: read(
-      env,
-      text('WEBCAP_ADMIN_TOKEN', null, /^\S{16,}$/, 'at least 16 characters without spaces'),
-    ),
-    metricsToken: read(
-      env,
-      text('METRICS_TOKEN', null, /^\S{16,}$/, 'at least 16 characters without spaces'),
-    ),
-    bootstrapQuota: read(env, integer('WEBCAP_BOOTSTRAP_QUOTA', 1000, 0, 1_000_000_000)),
-    bootstrapKey: read(
-      env,
-      text(
-        'WEBCAP_BOOTSTRAP_KEY',
-        null,
-        /^[A-Za-z0-9_-]{16,128}$/,
-        '16 to 128 characters of A-Z a-z 0-9 _ -',
-      ),
-    ),
-    logLevel: read(env, {
-      name: 'LOG_LEVEL',
-      fallback: 'info' as LogLevel,
-      expected: `one of ${LOG_LEVELS.join(', ')}`,
-      parse: (raw) => LOG_LEVELS.find((level) => level === raw),
-    }),
-    bodyLimitBytes: read(env, integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600)),
-    requestTimeoutMs: read(env, integer('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000)),
-    headersTimeoutMs: read(env, integer('HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000)),
-    maxConnectionsPerClient: read(env, integer('MAX_CONNECTIONS_PER_CLIENT', 0, 0, 1_000_000)),
-    publicBaseUrl: read(env, httpUrl('PUBLIC_BASE_URL', ['http:', 'https:']))?.replace(/\/+$/, '') ?? null,
-    redisUrl: read(env, httpUrl('REDIS_URL', ['redis:', 'rediss:'])),
-    redisCommandTimeoutMs: read(env, integer('REDIS_COMMAND_TIMEOUT_MS', 1000, 10, 60_000)),
-    blobs,
-    // Local files are already in the kernel's page cache when read again (a hit through it cost
-    // 0.32 ms more), and a second copy in the service kept its memory from staying flat over a long
-    // run (docs/performance.md, "Soak"); a bucket's round trip is worth keeping copies for.
-    blobMemoryCacheBytes:
-      read(env, integer('BLOB_MEMORY_CACHE_MB', blobs.kind === 'fs' ? 0 : 64, 0, 65_536)) * 1_048_576,
-    // A week at most: a link is a bearer credential, and S3's presigned URLs stop there too.
-    fileUrlTtlSeconds: read(env, integer('FILE_URL_TTL_SECONDS', 86_400, 60, 604_800)),
-    signingSecret: read(
-      env,
-      text('WEBCAP_SIGNING_SECRET', null, /^\S{32,}$/, 'at least 32 characters without spaces'),
-    ),
-    s3UploadTimeoutMs: read(env, integer('S3_UPLOAD_TIMEOUT_MS', 30_000, 1000, 600_000)),
-    requestLogRetentionMs: read(env, integer('REQUEST_LOG_RETENTION_DAYS', 30, 1, 3650)) * 86_400_000,
-    reservationHoldMs: read(env, integer('RESERVATION_HOLD_MS', 600_000, 1000, 86_400_000)),
-    // Bounds how long another process's key or account change (the CLI's, say) takes to apply here.
-    keyCacheTtlMs: read(env, integer('KEY_CACHE_TTL_MS', 1000, 0, 60_000)),
-    allowPrivate: read(env, {
-      name: 'WEBCAP_ALLOW_PRIVATE',
-      fallback: [] as readonly AllowRule[],
-      expected:
-        'a comma-separated list of cidr[:port], IPv6 in brackets (127.0.0.1/32:8081,10.0.0.0/8,[::1]/128:8080)',
-      parse: parseAllowList,
-    }),
-    fetchMaxBytes: read(env, integer('FETCH_MAX_BYTES', 10_485_760, 1024, 1_073_741_824)),
-    fetchHeadersTimeoutMs: read(env, integer('FETCH_HEADERS_TIMEOUT_MS', 15_000, 100, 600_000)),
-    fetchTimeoutMs: read(env, integer('FETCH_TIMEOUT_MS', 30_000, 100, 600_000)),
-    browser: browserConfig(env),
-    content: contentConfig(env),
-    jobs: jobsConfig(env),
-    analyzer: analyzerConfig(env),
-  };
-  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+      : { kind: 'postgres', url: v.DATABASE_URL, schema: v.DATABASE_SCHEMA };
+  const blobs = blobStoreConfig(v, dataDir);
+  const browser = browserConfig(v);
+  const analyzer = analyzerConfig(v);
+  if (v.HEADERS_TIMEOUT_MS > v.REQUEST_TIMEOUT_MS) {
     throw new ConfigError(
       'HEADERS_TIMEOUT_MS',
-      `at most REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`,
-      String(config.headersTimeoutMs),
+      `at most REQUEST_TIMEOUT_MS (${v.REQUEST_TIMEOUT_MS})`,
+      String(v.HEADERS_TIMEOUT_MS),
     );
   }
-  if (config.redisUrl === null && config.jobs.concurrency === 0) {
+  if (v.REDIS_URL === null && v.JOB_CONCURRENCY === 0) {
     throw new ConfigError(
       'JOB_CONCURRENCY',
       'at least 1 without REDIS_URL (nothing else would run jobs)',
       '0',
     );
   }
-  return Object.freeze(config);
+  return Object.freeze({
+    host: v.HOST,
+    port: v.PORT,
+    workerPort: v.WORKER_PORT,
+    dataDir,
+    database,
+    databaseConnectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseQueryTimeoutMs: v.DATABASE_QUERY_TIMEOUT_MS,
+    sqliteBusyTimeoutMs: v.SQLITE_BUSY_TIMEOUT_MS,
+    adminToken: v.WEBCAP_ADMIN_TOKEN,
+    metricsToken: v.METRICS_TOKEN,
+    bootstrapQuota: v.WEBCAP_BOOTSTRAP_QUOTA,
+    bootstrapKey: v.WEBCAP_BOOTSTRAP_KEY,
+    logLevel: v.LOG_LEVEL,
+    bodyLimitBytes: v.BODY_LIMIT_BYTES,
+    requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: v.HEADERS_TIMEOUT_MS,
+    maxConnectionsPerClient: v.MAX_CONNECTIONS_PER_CLIENT,
+    publicBaseUrl: v.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? null,
+    redisUrl: v.REDIS_URL,
+    redisCommandTimeoutMs: v.REDIS_COMMAND_TIMEOUT_MS,
+    blobs,
+    // Local files are already in the kernel's page cache when read again (a hit through it cost
+    // 0.32 ms more), and a second copy in the service kept its memory from staying flat over a long
+    // run (docs/performance.md, "Soak"); a bucket's round trip is worth keeping copies for.
+    blobMemoryCacheBytes: (v.BLOB_MEMORY_CACHE_MB ?? (blobs.kind === 'fs' ? 0 : 64)) * 1_048_576,
+    fileUrlTtlSeconds: v.FILE_URL_TTL_SECONDS,
+    signingSecret: v.WEBCAP_SIGNING_SECRET,
+    s3UploadTimeoutMs: v.S3_UPLOAD_TIMEOUT_MS,
+    requestLogRetentionMs: v.REQUEST_LOG_RETENTION_DAYS * 86_400_000,
+    reservationHoldMs: v.RESERVATION_HOLD_MS,
+    keyCacheTtlMs: v.KEY_CACHE_TTL_MS,
+    allowPrivate: v.WEBCAP_ALLOW_PRIVATE,
+    fetchMaxBytes: v.FETCH_MAX_BYTES,
+    fetchHeadersTimeoutMs: v.FETCH_HEADERS_TIMEOUT_MS,
+    fetchTimeoutMs: v.FETCH_TIMEOUT_MS,
+    reservationSweepIntervalMs: v.RESERVATION_SWEEP_INTERVAL_MS,
+    blobSweepIntervalMs: v.BLOB_SWEEP_INTERVAL_MS,
+    requestLogPruneIntervalMs: v.REQUEST_LOG_PRUNE_INTERVAL_MS,
+    requestLogFlushIntervalMs: v.REQUEST_LOG_FLUSH_INTERVAL_MS,
+    browser,
+    content: contentConfig(v),
+    jobs: jobsConfig(v),
+    analyzer,
+  });
 }
 
 /** The process's configuration: the one place that reads process.env. */

@@ -79,7 +79,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const caps = new RateCaps(redis);
   const keys = new KeyCache(store.db, config.keyCacheTtlMs);
   const reservations = new Reservations(store.db, clock, config.reservationHoldMs);
-  const requestLog = new RequestLog(store.db, logger);
+  const requestLog = new RequestLog(store.db, logger, config.requestLogFlushIntervalMs);
   const stored: BlobStore =
     config.blobs.kind === 's3'
       ? new S3BlobStore(config.blobs, clock)
@@ -227,7 +227,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       (error: unknown) => logger.error({ err: error }, 'releasing expired reservations failed'),
     );
   await sweep();
-  const sweeper = setInterval(sweep, Math.min(30_000, config.reservationHoldMs));
+  const sweeper = setInterval(sweep, Math.min(config.reservationSweepIntervalMs, config.reservationHoldMs));
   sweeper.unref();
   // Expired blobs already read as absent; the sweep reclaims their space.
   const sweepBlobs = () =>
@@ -236,7 +236,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       (error: unknown) => logger.error({ err: error }, 'sweeping expired blobs failed'),
     );
   void sweepBlobs();
-  const blobSweeper = setInterval(sweepBlobs, 600_000);
+  const blobSweeper = setInterval(sweepBlobs, config.blobSweepIntervalMs);
   blobSweeper.unref();
   // The request log is kept for its retention; the stats' minute totals for two hours.
   const pruneLog = () =>
@@ -245,7 +245,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       (error: unknown) => logger.error({ err: error }, 'pruning the request log failed'),
     );
   void pruneLog();
-  const logPruner = setInterval(pruneLog, 600_000);
+  const logPruner = setInterval(pruneLog, config.requestLogPruneIntervalMs);
   logPruner.unref();
   await jobs.start();
 

@@ -35,8 +35,6 @@ export interface Submission {
 
 /** How long an idempotency key identifies its job (docs/jobs.md). */
 const IDEMPOTENCY_WINDOW_MS = 86_400_000;
-/** How often queued jobs are checked for expiry and runs for lapsed leases. */
-const SWEEP_INTERVAL_MS = 30_000;
 
 /**
  * Async jobs (DESIGN.md §2, docs/jobs.md): submission (checks, a unit reserved and held, the job
@@ -75,7 +73,7 @@ export class Jobs {
     queue.consume((id) => this.runner.run(id), config.concurrency);
     this.deps.webhooks.start();
     await this.sweep();
-    this.sweeper = setInterval(() => void this.sweep(), Math.min(SWEEP_INTERVAL_MS, config.leaseMs));
+    this.sweeper = setInterval(() => void this.sweep(), Math.min(config.sweepIntervalMs, config.leaseMs));
     this.sweeper.unref();
   }
 

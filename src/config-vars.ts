@@ -1,0 +1,999 @@
+import os from 'node:os';
+import { DEFAULT_CHROMIUM_PATH } from './browser/chromium-args.js';
+import { type AllowRule, parseAllowList } from './net/address-policy.js';
+
+/**
+ * Every environment variable webcap reads, as data: config.ts parses them in this order, and the
+ * README's configuration table is generated from it (`npm run docs:config`; a test compares).
+ */
+
+/** The README's sections, in the order they appear. */
+export const CONFIG_GROUPS = {
+  service: 'Service',
+  requests: 'Receiving requests',
+  storage: 'Database and files',
+  billing: 'Keys, caps and credits',
+  network: 'Network guard and server-side fetches',
+  browser: 'Browser',
+  content: 'Content',
+  analyze: 'Analysis',
+  jobs: 'Async jobs and webhooks',
+  upkeep: 'Upkeep',
+} as const;
+
+export type ConfigGroup = keyof typeof CONFIG_GROUPS;
+
+/** What an integer counts; a variable's name ends in it (`_MS`, `_BYTES`...), checked by a test. */
+export type ConfigUnit = 'ms' | 'seconds' | 'days' | 'bytes' | 'MB' | 'px' | 'characters' | 'tokens';
+
+interface VarDoc {
+  readonly name: string;
+  readonly group: ConfigGroup;
+  /** The README's "meaning" cell (Markdown). */
+  readonly description: string;
+  /** The README's "default" cell when the default is not a plain value (derived, or machine-dependent). */
+  readonly defaultText?: string;
+}
+
+/**
+ * One variable: its parser (by type), its default, and its documentation. A null default means
+ * unset: the variable turns something off, or config.ts derives the value (`defaultText` says how).
+ */
+export type ConfigVar =
+  | (VarDoc & {
+      readonly type: 'integer';
+      readonly min: number;
+      readonly max: number;
+      readonly default: number | null;
+      readonly unit?: ConfigUnit;
+    })
+  | (VarDoc & {
+      readonly type: 'text';
+      readonly default: string | null;
+      /** What the whole value must match; without one, any text. */
+      readonly pattern?: RegExp;
+      /** Ends the message "NAME must be ...". */
+      readonly expected?: string;
+    })
+  | (VarDoc & { readonly type: 'url'; readonly protocols: readonly string[]; readonly default: null })
+  | (VarDoc & { readonly type: 'boolean'; readonly default: boolean })
+  | (VarDoc & {
+      readonly type: 'choice';
+      readonly choices: readonly string[];
+      readonly default: string;
+      readonly expected?: string;
+    })
+  | (VarDoc & {
+      readonly type: 'custom';
+      /** The value, or undefined when the text is not acceptable. */
+      readonly parse: (raw: string) => unknown;
+      readonly expected: string;
+      readonly default: unknown;
+    });
+
+const TOKEN = /^\S{16,}$/;
+const TOKEN_EXPECTED = 'at least 16 characters without spaces';
+
+export const CONFIG_VARS = [
+  // Service
+  { name: 'HOST', group: 'service', type: 'text', default: '127.0.0.1', description: 'address to listen on' },
+  {
+    name: 'PORT',
+    group: 'service',
+    type: 'integer',
+    min: 0,
+    max: 65535,
+    default: 8080,
+    description: 'port `webcap serve` listens on (0: any free port)',
+  },
+  {
+    name: 'WORKER_PORT',
+    group: 'service',
+    type: 'integer',
+    min: 0,
+    max: 65535,
+    default: 8081,
+    description: "port of `webcap worker`'s `/healthz`, `/readyz` and `/metrics` (0: any free port)",
+  },
+  {
+    name: 'LOG_LEVEL',
+    group: 'service',
+    type: 'choice',
+    choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    expected: 'one of fatal, error, warn, info, debug, trace, silent',
+    default: 'info',
+    description: 'least severe log lines written (JSON lines on stdout)',
+  },
+  {
+    name: 'PUBLIC_BASE_URL',
+    group: 'service',
+    type: 'url',
+    protocols: ['http:', 'https:'],
+    default: null,
+    description: 'base URL for links the service hands out; unset derives it from each request',
+  },
+  {
+    name: 'WEBCAP_ADMIN_TOKEN',
+    group: 'service',
+    type: 'text',
+    pattern: TOKEN,
+    expected: TOKEN_EXPECTED,
+    default: null,
+    description: 'bearer token of the admin API `/admin/v1`; unset turns that API off',
+  },
+  {
+    name: 'METRICS_TOKEN',
+    group: 'service',
+    type: 'text',
+    pattern: TOKEN,
+    expected: TOKEN_EXPECTED,
+    default: null,
+    description:
+      'turns on `GET /metrics` (Prometheus text format) behind `Authorization: Bearer <token>`; unset, `/metrics` is 404 ([docs/stats.md](docs/stats.md))',
+  },
+  {
+    name: 'WEBCAP_BOOTSTRAP_QUOTA',
+    group: 'service',
+    type: 'integer',
+    min: 0,
+    max: 1_000_000_000,
+    default: 1000,
+    description: 'monthly quota of account `default`, created on first start',
+  },
+  {
+    name: 'WEBCAP_BOOTSTRAP_KEY',
+    group: 'service',
+    type: 'text',
+    pattern: /^[A-Za-z0-9_-]{16,128}$/,
+    expected: '16 to 128 characters of A-Z a-z 0-9 _ -',
+    default: null,
+    description: 'use this key for account `default` instead of a random one',
+  },
+
+  // Receiving requests
+  {
+    name: 'BODY_LIMIT_BYTES',
+    group: 'requests',
+    type: 'integer',
+    min: 1024,
+    max: 104_857_600,
+    default: 1_048_576,
+    unit: 'bytes',
+    description: 'largest request body; larger gets 413',
+  },
+  {
+    name: 'REQUEST_TIMEOUT_MS',
+    group: 'requests',
+    type: 'integer',
+    min: 1000,
+    max: 600_000,
+    default: 30_000,
+    unit: 'ms',
+    description:
+      'longest time to receive a whole request, headers and body (not to answer it: a long capture is not cut); past it, `408` and the connection is closed',
+  },
+  {
+    name: 'HEADERS_TIMEOUT_MS',
+    group: 'requests',
+    type: 'integer',
+    min: 1000,
+    max: 600_000,
+    default: 10_000,
+    unit: 'ms',
+    description:
+      "longest time to receive a request's headers, at most `REQUEST_TIMEOUT_MS`; past it, `408` and the connection is closed",
+  },
+  {
+    name: 'MAX_CONNECTIONS_PER_CLIENT',
+    group: 'requests',
+    type: 'integer',
+    min: 0,
+    max: 1_000_000,
+    default: 0,
+    description:
+      "open connections one client address may hold; a connection past it is closed unanswered; 0: no cap, what a service behind a reverse proxy needs (every connection has the proxy's address) ([docs/security.md](docs/security.md))",
+  },
+
+  // Database and files
+  {
+    name: 'WEBCAP_DATA_DIR',
+    group: 'storage',
+    type: 'text',
+    default: './data',
+    description: 'where the SQLite file (`webcap.sqlite`) and local blobs live',
+  },
+  {
+    name: 'DATABASE_URL',
+    group: 'storage',
+    type: 'url',
+    protocols: ['postgres:', 'postgresql:'],
+    default: null,
+    description: '`postgres://...` switches from the SQLite file to PostgreSQL',
+  },
+  {
+    name: 'DATABASE_SCHEMA',
+    group: 'storage',
+    type: 'text',
+    pattern: /^[a-z_][a-z0-9_]{0,62}$/,
+    expected: 'a lower-case SQL identifier',
+    default: 'public',
+    description: "PostgreSQL schema holding webcap's tables",
+  },
+  {
+    name: 'DATABASE_CONNECT_TIMEOUT_MS',
+    group: 'storage',
+    type: 'integer',
+    min: 100,
+    max: 600_000,
+    default: 5000,
+    unit: 'ms',
+    description:
+      'PostgreSQL: longest wait for a connection (a new one, or a free one from the pool); past it, `503`',
+  },
+  {
+    name: 'DATABASE_QUERY_TIMEOUT_MS',
+    group: 'storage',
+    type: 'integer',
+    min: 100,
+    max: 3_600_000,
+    default: 10_000,
+    unit: 'ms',
+    description:
+      'PostgreSQL: longest wait for the answer to one query (migrations excepted); past it, `503` and the connection is dropped',
+  },
+  {
+    name: 'SQLITE_BUSY_TIMEOUT_MS',
+    group: 'storage',
+    type: 'integer',
+    min: 0,
+    max: 600_000,
+    default: 5000,
+    unit: 'ms',
+    description:
+      'SQLite: longest wait of a statement for the write lock another process (`webcap admin`, a second server) holds, waited with timers off the event loop; past it, `503`',
+  },
+  {
+    name: 'BLOB_S3_BUCKET',
+    group: 'storage',
+    type: 'text',
+    // AWS's bucket naming rules; S3-compatible services follow them too.
+    pattern: /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+    expected: 'an S3 bucket name (3 to 63 characters of a-z 0-9 . -)',
+    default: null,
+    description:
+      'keep blobs (cache, hosted files) in this S3 bucket; unset keeps them in `WEBCAP_DATA_DIR/blobs`',
+  },
+  {
+    name: 'BLOB_S3_ENDPOINT',
+    group: 'storage',
+    type: 'url',
+    protocols: ['http:', 'https:'],
+    default: null,
+    description: 'URL of an S3-compatible service (MinIO, R2, ...), addressed path-style; unset means AWS',
+  },
+  {
+    name: 'BLOB_S3_REGION',
+    group: 'storage',
+    type: 'text',
+    pattern: /^[a-z0-9-]{1,32}$/,
+    expected: 'a region name such as us-east-1',
+    default: 'us-east-1',
+    description: 'region of the bucket',
+  },
+  {
+    name: 'BLOB_S3_ACCESS_KEY_ID',
+    group: 'storage',
+    type: 'text',
+    pattern: /^\S+$/,
+    expected: 'a key id without spaces',
+    default: null,
+    description:
+      "with `BLOB_S3_SECRET_ACCESS_KEY`; both unset use the AWS SDK's default credentials (instance role, `AWS_*`)",
+  },
+  {
+    name: 'BLOB_S3_SECRET_ACCESS_KEY',
+    group: 'storage',
+    type: 'text',
+    pattern: /^\S+$/,
+    expected: 'a secret without spaces',
+    default: null,
+    description: 'see `BLOB_S3_ACCESS_KEY_ID`',
+  },
+  {
+    name: 'BLOB_S3_PREFIX',
+    group: 'storage',
+    type: 'text',
+    pattern: /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/,
+    expected: 'path segments of A-Z a-z 0-9 . _ - separated by / (no leading /)',
+    default: '',
+    description: 'key prefix inside the bucket, such as `webcap/`',
+  },
+  {
+    name: 'BLOB_S3_TIMEOUT_MS',
+    group: 'storage',
+    type: 'integer',
+    min: 100,
+    max: 600_000,
+    default: 10_000,
+    unit: 'ms',
+    description:
+      "deadline of each request to the bucket: connecting, sending, the answer's headers, and any pause while its body arrives",
+  },
+  {
+    name: 'BLOB_S3_MAX_ATTEMPTS',
+    group: 'storage',
+    type: 'integer',
+    min: 1,
+    max: 10,
+    default: 2,
+    description:
+      'attempts per blob operation (timeouts, lost connections, 5xx and throttling are retried): a bucket that stalls fails a call that needs it with a 503 after about `BLOB_S3_TIMEOUT_MS` times this',
+  },
+  {
+    name: 'BLOB_MEMORY_CACHE_MB',
+    group: 'storage',
+    type: 'integer',
+    min: 0,
+    max: 65_536,
+    default: null,
+    defaultText: '`64` with S3, `0` with local files',
+    unit: 'MB',
+    description:
+      'recently read blobs (cache entries, hosted files) kept in memory, so a repeated cache hit reads no bucket; local files are already in the kernel\'s page cache, and a second copy kept the service\'s memory from staying flat ([docs/performance.md](docs/performance.md), "Soak"); 0 keeps none',
+  },
+  {
+    name: 'FILE_URL_TTL_SECONDS',
+    group: 'storage',
+    type: 'integer',
+    // A week at most: a link is a bearer credential, and S3's presigned URLs stop there too.
+    min: 60,
+    max: 604_800,
+    default: 86_400,
+    unit: 'seconds',
+    description: 'how long a hosted `screenshot_url` stays valid',
+  },
+  {
+    name: 'WEBCAP_SIGNING_SECRET',
+    group: 'storage',
+    type: 'text',
+    pattern: /^\S{32,}$/,
+    expected: 'at least 32 characters without spaces',
+    default: null,
+    description:
+      "secret signing hosted file links and sealing async jobs' parameters; unset: one is generated once and kept in the database (set it in production: [docs/jobs.md](docs/jobs.md))",
+  },
+  {
+    name: 'S3_UPLOAD_TIMEOUT_MS',
+    group: 'storage',
+    type: 'integer',
+    min: 1000,
+    max: 600_000,
+    default: 30_000,
+    unit: 'ms',
+    description:
+      "deadline of an upload to a caller's bucket (`s3_url=true`); past it the call is `400 Bad Request: s3 upload failed (storage endpoint did not answer within N ms)`, unbilled",
+  },
+
+  // Keys, caps and credits
+  {
+    name: 'REDIS_URL',
+    group: 'billing',
+    type: 'url',
+    protocols: ['redis:', 'rediss:'],
+    default: null,
+    description:
+      '`redis://...`: per-second/per-minute caps shared by every server process, and async jobs on BullMQ run by any `webcap serve`/`webcap worker`; unset keeps caps in memory and jobs in this process',
+  },
+  {
+    name: 'REDIS_COMMAND_TIMEOUT_MS',
+    group: 'billing',
+    type: 'integer',
+    min: 10,
+    max: 60_000,
+    default: 1000,
+    unit: 'ms',
+    description:
+      'longest wait for Redis to answer a command; past it, and at once while disconnected, the caps are counted in this process ([docs/billing.md](docs/billing.md))',
+  },
+  {
+    name: 'RESERVATION_HOLD_MS',
+    group: 'billing',
+    type: 'integer',
+    min: 1000,
+    max: 86_400_000,
+    default: 600_000,
+    unit: 'ms',
+    description:
+      'how long a reserved credit is held before an unsettled reservation (crashed process) is released',
+  },
+  {
+    name: 'KEY_CACHE_TTL_MS',
+    group: 'billing',
+    type: 'integer',
+    // Bounds how long another process's key or account change (the CLI's, say) takes to apply here.
+    min: 0,
+    max: 60_000,
+    default: 1000,
+    unit: 'ms',
+    description:
+      "how long a verified key's record is reused before it is read again (0: on every call); a change made by this process applies at once, one made elsewhere (the CLI, another server) within this time",
+  },
+  {
+    name: 'REQUEST_LOG_RETENTION_DAYS',
+    group: 'billing',
+    type: 'integer',
+    min: 1,
+    max: 3650,
+    default: 30,
+    unit: 'days',
+    description:
+      'request-log rows older than this are deleted (every `REQUEST_LOG_PRUNE_INTERVAL_MS`); `GET /v1/stats` reads per-minute totals kept for two hours ([docs/stats.md](docs/stats.md))',
+  },
+
+  // Network guard and server-side fetches
+  {
+    name: 'WEBCAP_ALLOW_PRIVATE',
+    group: 'network',
+    type: 'custom',
+    parse: parseAllowList,
+    expected:
+      'a comma-separated list of cidr[:port], IPv6 in brackets (127.0.0.1/32:8081,10.0.0.0/8,[::1]/128:8080)',
+    default: [] as readonly AllowRule[],
+    defaultText: 'unset',
+    description:
+      'private destinations the network guard lets through, `cidr[:port],...` with IPv6 in brackets (`127.0.0.1/32:8081,10.0.0.0/8,[::1]/128:8080`); unset allows none ([docs/network-guard.md](docs/network-guard.md))',
+  },
+  {
+    name: 'FETCH_MAX_BYTES',
+    group: 'network',
+    type: 'integer',
+    min: 1024,
+    max: 1_073_741_824,
+    default: 10_485_760,
+    unit: 'bytes',
+    description:
+      'largest body, after decoding, of a server-side fetch (crawler, sitemaps, robots.txt); larger is a 400',
+  },
+  {
+    name: 'FETCH_HEADERS_TIMEOUT_MS',
+    group: 'network',
+    type: 'integer',
+    min: 100,
+    max: 600_000,
+    default: 15_000,
+    unit: 'ms',
+    description:
+      'longest wait of a server-side fetch to connect and get response headers (per redirect hop), and between body chunks',
+  },
+  {
+    name: 'FETCH_TIMEOUT_MS',
+    group: 'network',
+    type: 'integer',
+    min: 100,
+    max: 600_000,
+    default: 30_000,
+    unit: 'ms',
+    description: 'deadline of a whole server-side fetch, redirects and body included',
+  },
+
+  // Browser
+  {
+    name: 'CHROMIUM_PATH',
+    group: 'browser',
+    type: 'text',
+    default: DEFAULT_CHROMIUM_PATH,
+    description:
+      "the browser to drive (Debian's `chromium-headless-shell`; `/usr/lib/chromium/chromium` runs the full browser's headless mode; never downloaded)",
+  },
+  {
+    name: 'BROWSER_CONCURRENCY',
+    group: 'browser',
+    type: 'integer',
+    min: 1,
+    max: 64,
+    default: 2,
+    description: 'renders at once, each in a browser context of its own',
+  },
+  {
+    name: 'MAX_QUEUE_DEPTH',
+    group: 'browser',
+    type: 'integer',
+    min: 0,
+    max: 10_000,
+    default: 32,
+    description: 'calls that may wait for a free render; past it, `503` with `Retry-After` (not billed)',
+  },
+  {
+    name: 'RENDER_TIMEOUT_MS',
+    group: 'browser',
+    type: 'integer',
+    min: 1000,
+    max: 600_000,
+    default: 60_000,
+    unit: 'ms',
+    description: 'hard limit on one render; past it, `500 Internal Error: timeout ...` (not billed)',
+  },
+  {
+    name: 'NAVIGATION_TIMEOUT_MS',
+    group: 'browser',
+    type: 'integer',
+    min: 500,
+    max: 600_000,
+    default: 30_000,
+    unit: 'ms',
+    description:
+      'limit on loading a page and on each wait for a selector; below `RENDER_TIMEOUT_MS`; a page whose document has arrived is then used as it is, with a warning ([docs/capture.md](docs/capture.md))',
+  },
+  {
+    name: 'BROWSER_RECYCLE_RENDERS',
+    group: 'browser',
+    type: 'integer',
+    min: 1,
+    max: 1_000_000,
+    default: 500,
+    description: 'the browser is replaced after this many renders...',
+  },
+  {
+    name: 'BROWSER_MAX_MEMORY_MB',
+    group: 'browser',
+    type: 'integer',
+    min: 128,
+    max: 262_144,
+    default: 2048,
+    unit: 'MB',
+    description: '...or when its processes use more memory than this',
+  },
+  {
+    name: 'MAX_FULL_PAGE_HEIGHT_PX',
+    group: 'browser',
+    type: 'integer',
+    min: 1000,
+    max: 100_000,
+    default: 20_000,
+    unit: 'px',
+    description: 'full-page captures are cut at this height (CSS pixels)',
+  },
+  {
+    name: 'BROWSER_LAUNCH_BACKOFF_MS',
+    group: 'browser',
+    type: 'integer',
+    min: 100,
+    max: 600_000,
+    default: 1000,
+    unit: 'ms',
+    description:
+      'wait after a failed browser launch before the next attempt; calls meanwhile get `503` with `Retry-After` ([docs/capture.md](docs/capture.md))',
+  },
+  {
+    name: 'BROWSER_LAUNCH_BACKOFF_MAX_MS',
+    group: 'browser',
+    type: 'integer',
+    min: 100,
+    max: 3_600_000,
+    default: 30_000,
+    unit: 'ms',
+    description: 'the wait doubles with each failure in a row, up to this',
+  },
+  {
+    name: 'BROWSER_PREWARM',
+    group: 'browser',
+    type: 'boolean',
+    default: true,
+    description:
+      '`webcap serve` launches the browser and loads the ad blocker at start; `false` waits for the first capture',
+  },
+
+  // Content
+  {
+    name: 'CONTENT_THREADS',
+    group: 'content',
+    type: 'integer',
+    min: 1,
+    max: 64,
+    // One extractor process per core, beside the event loop and the browser, up to 4.
+    default: Math.max(1, Math.min(4, os.availableParallelism())),
+    defaultText: 'cores, at most 4',
+    description:
+      'extractor processes (metadata, links, main content, Markdown) beside the event loop ([docs/content.md](docs/content.md))',
+  },
+  {
+    name: 'CONTENT_MAX_QUEUE',
+    group: 'content',
+    type: 'integer',
+    min: 0,
+    max: 100_000,
+    default: 100,
+    description: 'extractions that may wait for an extractor; past it, `503` with `Retry-After` (not billed)',
+  },
+  {
+    name: 'CONTENT_EXTRACT_TIMEOUT_MS',
+    group: 'content',
+    type: 'integer',
+    min: 100,
+    max: 600_000,
+    default: 15_000,
+    unit: 'ms',
+    description: "longest one page's extraction may take; past it, `500 ... timeout` (not billed)",
+  },
+  {
+    name: 'CONTENT_THREAD_HEAP_MB',
+    group: 'content',
+    type: 'integer',
+    min: 64,
+    max: 16_384,
+    default: 512,
+    unit: 'MB',
+    description:
+      'JavaScript heap of one extractor process; pages are parsed up to 8 KB of it per element (cut with a warning), and a page that needs more fails alone',
+  },
+  {
+    name: 'CONTENT_MAX_HTML_CHARS',
+    group: 'content',
+    type: 'integer',
+    min: 10_000,
+    max: 100_000_000,
+    default: 5_000_000,
+    unit: 'characters',
+    description:
+      "the rendered page's HTML is cut at this many characters before extraction (a warning says so)",
+  },
+  {
+    name: 'CONTENT_MAX_LINKS',
+    group: 'content',
+    type: 'integer',
+    min: 1,
+    max: 1_000_000,
+    default: 5000,
+    description: 'links returned per page (internal, external and social together; a warning says when cut)',
+  },
+  {
+    name: 'SITEMAP_MAX_FILES',
+    group: 'content',
+    type: 'integer',
+    min: 1,
+    max: 10_000,
+    default: 50,
+    description: 'sitemap files fetched per call (indexes and nested ones included)',
+  },
+  {
+    name: 'SITEMAP_MAX_LINKS',
+    group: 'content',
+    type: 'integer',
+    min: 1,
+    max: 10_000_000,
+    default: 50_000,
+    description:
+      'sitemap links returned; `totalLinks` counts them all (exactly up to 65,536 past this, an estimate beyond, said in a warning)',
+  },
+  {
+    name: 'SITEMAP_MAX_FILE_BYTES',
+    group: 'content',
+    type: 'integer',
+    min: 1024,
+    max: 1_073_741_824,
+    default: 52_428_800,
+    unit: 'bytes',
+    description: "one sitemap file's size after decompression",
+  },
+  {
+    name: 'SITEMAP_TIMEOUT_MS',
+    group: 'content',
+    type: 'integer',
+    min: 100,
+    max: 600_000,
+    default: 20_000,
+    unit: 'ms',
+    description: 'deadline of the sitemap discovery; what was found by then is returned, with a warning',
+  },
+
+  // Analysis
+  {
+    name: 'ANALYZER',
+    group: 'analyze',
+    type: 'choice',
+    choices: ['extractive', 'openai'],
+    default: 'extractive',
+    description:
+      'who answers `/v1/analyze`: `extractive` (built in, offline, deterministic) or `openai` (any OpenAI-compatible endpoint; [docs/analyze.md](docs/analyze.md))',
+  },
+  {
+    name: 'ANALYZE_OPENAI_BASE_URL',
+    group: 'analyze',
+    type: 'url',
+    protocols: ['http:', 'https:'],
+    default: null,
+    description:
+      "with `ANALYZER=openai`: the API's base URL up to `/v1` (`https://api.openai.com/v1`, `http://127.0.0.1:11434/v1` for Ollama, ...); trusted configuration, not checked by the network guard",
+  },
+  {
+    name: 'ANALYZE_OPENAI_MODEL',
+    group: 'analyze',
+    type: 'text',
+    pattern: /^\S{1,200}$/,
+    expected: 'a model name without spaces',
+    default: null,
+    description: 'with `ANALYZER=openai`: the model name (`gpt-4o-mini`, `llama3.1:8b`, ...)',
+  },
+  {
+    name: 'ANALYZE_OPENAI_API_KEY',
+    group: 'analyze',
+    type: 'text',
+    pattern: /^\S+$/,
+    expected: 'a key without spaces',
+    default: null,
+    description: 'sent as `Authorization: Bearer`; unset sends none (local servers)',
+  },
+  {
+    name: 'ANALYZE_OPENAI_OUTPUT',
+    group: 'analyze',
+    type: 'choice',
+    choices: ['json_schema', 'json_object', 'prompt'],
+    default: 'json_schema',
+    description:
+      "how the answer's format is asked for: `json_schema` (structured output), `json_object` (JSON mode, schema in the prompt) or `prompt` (schema in the prompt only)",
+  },
+  {
+    name: 'ANALYZE_OPENAI_TIMEOUT_MS',
+    group: 'analyze',
+    type: 'integer',
+    min: 1000,
+    max: 600_000,
+    default: 90_000,
+    unit: 'ms',
+    description:
+      'deadline of one analysis by the model, retries and the repair round included; past it, `500 ... timeout` (not billed)',
+  },
+  {
+    name: 'ANALYZE_OPENAI_RETRIES',
+    group: 'analyze',
+    type: 'integer',
+    min: 0,
+    max: 10,
+    default: 2,
+    description: 'further attempts after a 5xx or a network error (never after a 4xx), with backoff',
+  },
+  {
+    name: 'ANALYZE_MAX_INPUT_TOKENS',
+    group: 'analyze',
+    type: 'integer',
+    min: 100,
+    max: 1_000_000,
+    default: 6000,
+    unit: 'tokens',
+    description:
+      "the page's share of the prompt, counted at 4 characters a token; the main content is cut at a paragraph to fit",
+  },
+  {
+    name: 'ANALYZE_MAX_OUTPUT_TOKENS',
+    group: 'analyze',
+    type: 'integer',
+    min: 100,
+    max: 100_000,
+    default: 1500,
+    unit: 'tokens',
+    description: "the answer's limit, sent as `max_tokens`...",
+  },
+  {
+    name: 'ANALYZE_OPENAI_MAX_TOKENS_PARAM',
+    group: 'analyze',
+    type: 'choice',
+    choices: ['max_tokens', 'max_completion_tokens'],
+    default: 'max_tokens',
+    description: '...or as `max_completion_tokens` (newer OpenAI models take only that)',
+  },
+  {
+    name: 'ANALYZE_OPENAI_TEMPERATURE',
+    group: 'analyze',
+    type: 'custom',
+    parse: (raw: string): number | null | undefined => {
+      if (raw === 'default') return null;
+      const n = Number(raw);
+      return /^\d+(\.\d+)?$/.test(raw) && n >= 0 && n <= 2 ? n : undefined;
+    },
+    expected: 'a number from 0 to 2, or "default" to send none',
+    default: 0 as number | null,
+    description: 'sampling temperature; `default` sends none (some reasoning models accept no other)',
+  },
+
+  // Async jobs and webhooks
+  {
+    name: 'JOB_CONCURRENCY',
+    group: 'jobs',
+    type: 'integer',
+    min: 0,
+    max: 256,
+    default: 2,
+    description:
+      'async jobs this process runs at once; `0` (only with `REDIS_URL`) only submits ([docs/jobs.md](docs/jobs.md))',
+  },
+  {
+    name: 'JOB_MAX_QUEUED',
+    group: 'jobs',
+    type: 'integer',
+    min: 1,
+    max: 1_000_000,
+    default: 1000,
+    description: 'queued jobs at most, across processes; past it a submission is a `503`, nothing reserved',
+  },
+  {
+    name: 'JOB_QUEUE_TIMEOUT_MS',
+    group: 'jobs',
+    type: 'integer',
+    min: 1000,
+    max: 86_400_000,
+    default: 3_600_000,
+    unit: 'ms',
+    description: 'longest wait in the queue; past it the job fails, unbilled',
+  },
+  {
+    name: 'JOB_TIMEOUT_MS',
+    group: 'jobs',
+    type: 'integer',
+    min: 1000,
+    max: 3_600_000,
+    default: 120_000,
+    unit: 'ms',
+    description: 'longest run of one job; past it the job fails, unbilled',
+  },
+  {
+    name: 'JOB_LEASE_MS',
+    group: 'jobs',
+    type: 'integer',
+    min: 1000,
+    max: 600_000,
+    default: 30_000,
+    unit: 'ms',
+    description:
+      "a running job's claim, renewed every third of it; a dead worker's job is taken over after it",
+  },
+  {
+    name: 'JOB_MAX_ATTEMPTS',
+    group: 'jobs',
+    type: 'integer',
+    min: 1,
+    max: 10,
+    default: 2,
+    description: 'runs of one job at most (a worker dying mid-job starts another)',
+  },
+  {
+    name: 'JOB_RETENTION_SECONDS',
+    group: 'jobs',
+    type: 'integer',
+    min: 60,
+    max: 2_592_000,
+    default: 86_400,
+    unit: 'seconds',
+    description: "how long a finished job's record and result can be polled",
+  },
+  {
+    name: 'JOB_QUEUE_NAME',
+    group: 'jobs',
+    type: 'text',
+    pattern: /^[A-Za-z0-9_-]{1,64}$/,
+    expected: '1 to 64 of A-Z a-z 0-9 _ -',
+    default: 'webcap-jobs',
+    description: "BullMQ's queue name: processes sharing one Redis and database use the same",
+  },
+  {
+    name: 'JOB_SHUTDOWN_GRACE_MS',
+    group: 'jobs',
+    type: 'integer',
+    min: 0,
+    max: 3_600_000,
+    default: 10_000,
+    unit: 'ms',
+    description:
+      'on SIGTERM, how long a process waits for its running jobs; those still running then are let go (in-process: failed unbilled at the next start; BullMQ: taken over by another worker)',
+  },
+  {
+    name: 'WEBHOOK_TIMEOUT_MS',
+    group: 'jobs',
+    type: 'integer',
+    min: 100,
+    max: 120_000,
+    default: 10_000,
+    unit: 'ms',
+    description: 'deadline of one webhook delivery',
+  },
+  {
+    name: 'WEBHOOK_RETRY_WINDOW_MS',
+    group: 'jobs',
+    type: 'integer',
+    min: 0,
+    max: 86_400_000,
+    default: 3_600_000,
+    unit: 'ms',
+    description: 'failed deliveries are retried, with backoff, until this long after the job ended',
+  },
+  {
+    name: 'WEBHOOK_BACKOFF_MS',
+    group: 'jobs',
+    type: 'integer',
+    min: 10,
+    max: 600_000,
+    default: 1000,
+    unit: 'ms',
+    description:
+      'first retry delay of a webhook, doubling with each next one; due deliveries are looked for every half of it (100 ms to 5 s)',
+  },
+
+  // Upkeep: periodic work in every `webcap serve` and `webcap worker`.
+  {
+    name: 'RESERVATION_SWEEP_INTERVAL_MS',
+    group: 'upkeep',
+    type: 'integer',
+    min: 100,
+    max: 3_600_000,
+    default: 30_000,
+    unit: 'ms',
+    description:
+      'how often reservations past their hold are released (or every `RESERVATION_HOLD_MS`, when shorter)',
+  },
+  {
+    name: 'JOB_SWEEP_INTERVAL_MS',
+    group: 'upkeep',
+    type: 'integer',
+    min: 100,
+    max: 3_600_000,
+    default: 30_000,
+    unit: 'ms',
+    description:
+      'how often queued jobs are checked for expiry, runs for lapsed leases, and finished jobs for retention (or every `JOB_LEASE_MS`, when shorter)',
+  },
+  {
+    name: 'BLOB_SWEEP_INTERVAL_MS',
+    group: 'upkeep',
+    type: 'integer',
+    min: 1000,
+    max: 86_400_000,
+    default: 600_000,
+    unit: 'ms',
+    description: 'how often expired blobs (cache entries, hosted files, job results) are deleted',
+  },
+  {
+    name: 'REQUEST_LOG_PRUNE_INTERVAL_MS',
+    group: 'upkeep',
+    type: 'integer',
+    min: 1000,
+    max: 86_400_000,
+    default: 600_000,
+    unit: 'ms',
+    description:
+      "how often request-log rows past their retention, and stats' minute totals past two hours, are deleted",
+  },
+  {
+    name: 'REQUEST_LOG_FLUSH_INTERVAL_MS',
+    group: 'upkeep',
+    type: 'integer',
+    min: 10,
+    max: 60_000,
+    default: 500,
+    unit: 'ms',
+    description:
+      'how often the request log buffered in memory is written (and at once on 500 rows); a process killed outright loses at most this much of it',
+  },
+] as const satisfies readonly ConfigVar[];
+
+type AnyConfigVar = (typeof CONFIG_VARS)[number];
+
+/** The value a variable parses to (or defaults to). */
+type ValueOf<V> = V extends { type: 'integer'; default: infer D }
+  ? D extends null
+    ? number | null
+    : number
+  : V extends { type: 'text'; default: infer D }
+    ? D extends null
+      ? string | null
+      : string
+    : V extends { type: 'url' }
+      ? string | null
+      : V extends { type: 'boolean' }
+        ? boolean
+        : V extends { type: 'choice'; choices: readonly (infer C)[] }
+          ? C
+          : V extends { type: 'custom'; parse: (raw: string) => infer R; default: infer D }
+            ? Exclude<R, undefined> | D
+            : never;
+
+/** Every variable by name, each parsed or defaulted: what config.ts assembles the Config from. */
+export type ConfigValues = { readonly [V in AnyConfigVar as V['name']]: ValueOf<V> };
