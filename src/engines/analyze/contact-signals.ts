@@ -10,7 +10,7 @@ import {
   searchPhoneNumbersInText,
 } from 'libphonenumber-js/max';
 import { parse as parseHost } from 'tldts';
-import { parseJsonLd } from '../content/json-ld.js';
+import { readJsonLd } from '../content/json-ld.js';
 
 /**
  * Contact signals: the email addresses and phone numbers a page states, found and never
@@ -76,8 +76,6 @@ const PAGE_MAX_CHARS = 2_000_000;
 const HREF_MAX_CHARS = 8_192;
 const LOCAL_MAX_CHARS = 64;
 const DOMAIN_MAX_CHARS = 253;
-/** JSON values looked at across a page's JSON-LD before giving up on finding an address in it. */
-const JSON_LD_MAX_VALUES = 10_000;
 const COUNTRY_NAME_MAX_CHARS = 60;
 /** The fewest digits of a number written in national format without a national prefix. */
 const NATIONAL_MIN_DIGITS = 6;
@@ -439,15 +437,12 @@ function countryFromCode(code: string): CountryCode | null {
 
 /** The first postal address's country: JSON-LD, then microdata. */
 function addressCountry(document: Document, language: Intl.Locale | null): CountryCode | null {
-  let budget = JSON_LD_MAX_VALUES;
-  for (const script of Array.from(document.querySelectorAll('script[type]'))) {
-    if (budget <= 0) break;
-    if ((script.getAttribute('type') ?? '').trim().toLowerCase() !== 'application/ld+json') continue;
-    const value = parseJsonLd(script.textContent ?? '');
-    if (value === undefined) continue;
-    // Depth first, in the order the page wrote things, without recursion.
+  // Every value json-ld.ts read: no more than it parsed, no deeper than its bounds.
+  for (const value of readJsonLd(document).values) {
+    // Depth first, in the order the page wrote things, without recursion; only objects and arrays
+    // are stacked.
     const stack: unknown[] = [value];
-    while (stack.length > 0 && budget-- > 0) {
+    while (stack.length > 0) {
       const item = stack.pop();
       if (item === null || typeof item !== 'object') continue;
       const values = Array.isArray(item) ? item : Object.values(item);
@@ -457,7 +452,10 @@ function addressCountry(document: Document, language: Intl.Locale | null): Count
         const country = typeof name === 'string' ? countryFromName(name, language) : null;
         if (country !== null) return country;
       }
-      for (let i = values.length - 1; i >= 0; i--) stack.push(values[i]);
+      for (let i = values.length - 1; i >= 0; i--) {
+        const child = values[i];
+        if (child !== null && typeof child === 'object') stack.push(child);
+      }
     }
   }
   for (const element of Array.from(document.querySelectorAll('[itemprop~="addressCountry"]'))) {

@@ -2,7 +2,7 @@ import { Readability } from '@mozilla/readability';
 import { DefuddleClass } from 'defuddle/node';
 import { parseHTML } from 'linkedom';
 import { elementBudget } from './element-budget.js';
-import { jsonLdWithinBounds } from './json-ld.js';
+import { isJsonLdScript, jsonLdWithinBounds } from './json-ld.js';
 import { wordTokens } from './token-f1.js';
 
 export interface MainContent {
@@ -143,10 +143,7 @@ function prune(root: Element): number {
     const name = el.tagName.toUpperCase();
     // defuddle reads schema.org data (articleBody, headline) from JSON-LD, recursively: only
     // what is within json-ld.ts's bounds reaches it.
-    const keep =
-      name === 'SCRIPT' &&
-      el.getAttribute('type') === 'application/ld+json' &&
-      jsonLdWithinBounds(el.textContent ?? '');
+    const keep = name === 'SCRIPT' && isJsonLdScript(el) && jsonLdWithinBounds(el.textContent ?? '');
     if (!keep && el !== root && (NEVER.has(name) || isFurniture(el) || el.hasAttribute('hidden'))) {
       doomed.push(el);
       continue;

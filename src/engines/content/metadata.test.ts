@@ -363,6 +363,11 @@ describe('extractMetadata', () => {
       ).toBe('Case');
     });
 
+    it('reads the scripts json-ld.ts reads, as the contact signals do: a type with spaces around it too', () => {
+      const padded = `<script type=" application/ld+json ">${JSON.stringify({ '@type': 'Article', headline: 'Padded' })}</script>`;
+      expect(metadata(padded).title).toBe('Padded');
+    });
+
     it('skips a script over 1 MB and non-JSON-LD scripts', () => {
       const huge = ld({ '@type': 'Article', headline: 'Huge', padding: 'x'.repeat(1_000_001) });
       const plain = `<script type="application/json">${JSON.stringify({ '@type': 'Article', headline: 'Plain JSON' })}</script>`;

@@ -1,5 +1,5 @@
 import { documentBaseUrl } from './base-url.js';
-import { parseJsonLd } from './json-ld.js';
+import { type JsonLdNode, readJsonLd } from './json-ld.js';
 
 /**
  * A page's metadata (spec, Content result) from its `<head>`: `<title>`, `<meta>` and `<link>`
@@ -37,10 +37,9 @@ import { parseJsonLd } from './json-ld.js';
  *   normalized: Date's parsing of non-ISO text is implementation-defined, and a date-only
  *   value would gain a time and a time zone it never had.
  *
- * JSON-LD: each `<script type="application/ld+json">` within json-ld.ts's bounds, parsed
- * alone (a broken one is skipped); the nodes are the top-level objects, the items of a
- * top-level array, and the items of their `@graph`, at most JSON_LD_MAX_NODES, walked no
- * deeper. Values come from the first node of the best kind that has them: Article and its
+ * JSON-LD: the nodes json-ld.ts reads (the top-level objects of each script within its bounds,
+ * the items of a top-level array, and the items of their `@graph`, at most JSON_LD_MAX_NODES),
+ * walked no deeper. Values come from the first node of the best kind that has them: Article and its
  * kinds (NewsArticle, BlogPosting, ...), then Product, Recipe, Event and similar, then WebPage
  * and its kinds. A reference `{"@id": ...}` is looked up among the nodes, one level.
  */
@@ -59,7 +58,6 @@ export interface PageMetadata {
 
 const TEXT_MAX_CHARS = 2_000;
 const URL_MAX_CHARS = 8_192;
-const JSON_LD_MAX_NODES = 1_000;
 // A list value (authors, images) is read this far.
 const LIST_MAX_ITEMS = 20;
 
@@ -118,8 +116,6 @@ const ORGANIZATION_TYPES: ReadonlySet<string> = new Set([
 const URL_LIKE = /^https?:\/\//i;
 const WHITESPACE = /\s+/g;
 
-type LdNode = Record<string, unknown>;
-
 interface HeadLink {
   readonly rel: readonly string[];
   readonly href: string;
@@ -134,22 +130,22 @@ interface Head {
   readonly links: readonly HeadLink[];
 }
 
-interface JsonLd {
+interface LdKinds {
   /** Content nodes, best kind first (articles, things, pages), document order within a kind. */
-  readonly main: readonly LdNode[];
-  readonly websites: readonly LdNode[];
-  readonly organizations: readonly LdNode[];
-  readonly byId: ReadonlyMap<string, LdNode>;
+  readonly main: readonly JsonLdNode[];
+  readonly websites: readonly JsonLdNode[];
+  readonly organizations: readonly JsonLdNode[];
+  readonly byId: ReadonlyMap<string, JsonLdNode>;
 }
 
 /** Reads the page's metadata from its <head> (and the documented fallbacks in the body); every field is a string, '' when absent, URLs absolute http(s). */
 export function extractMetadata(document: Document, pageUrl: string): PageMetadata {
   const base = documentBaseUrl(document, pageUrl);
   const head = readHead(document);
-  let parsedLd: JsonLd | undefined;
-  const ld = (): JsonLd => {
-    parsedLd ??= readJsonLd(document);
-    return parsedLd;
+  let sortedLd: LdKinds | undefined;
+  const ld = (): LdKinds => {
+    sortedLd ??= ldKinds(document);
+    return sortedLd;
   };
   const metaText = (...keys: string[]): string => {
     for (const key of keys) {
@@ -245,7 +241,7 @@ function first(...sources: (() => string)[]): string {
   return '';
 }
 
-function fromNodes(nodes: readonly LdNode[], read: (node: LdNode) => string): string {
+function fromNodes(nodes: readonly JsonLdNode[], read: (node: JsonLdNode) => string): string {
   for (const node of nodes) {
     const value = read(node);
     if (value !== '') return value;
@@ -380,14 +376,14 @@ function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function isNode(value: unknown): value is LdNode {
+function isNode(value: unknown): value is JsonLdNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** What `read` finds in `value`, else in the node its `@id` names: one level of reference. */
 function orReferenced(
   value: unknown,
-  byId: ReadonlyMap<string, LdNode>,
+  byId: ReadonlyMap<string, JsonLdNode>,
   read: (value: unknown) => string,
 ): string {
   const found = read(value);
@@ -397,7 +393,7 @@ function orReferenced(
 }
 
 /** A name: a string, or the `name` of a node; URLs are not names. */
-function nameOf(value: unknown, byId: ReadonlyMap<string, LdNode>): string {
+function nameOf(value: unknown, byId: ReadonlyMap<string, JsonLdNode>): string {
   return orReferenced(value, byId, (target) => {
     const name = typeof target === 'string' ? text(target) : isNode(target) ? text(str(target.name)) : '';
     return URL_LIKE.test(name) ? '' : name;
@@ -405,7 +401,7 @@ function nameOf(value: unknown, byId: ReadonlyMap<string, LdNode>): string {
 }
 
 /** One name, or a list of them joined with ", " (each once). */
-function names(value: unknown, byId: ReadonlyMap<string, LdNode>): string {
+function names(value: unknown, byId: ReadonlyMap<string, JsonLdNode>): string {
   const list = Array.isArray(value) ? value.slice(0, LIST_MAX_ITEMS) : [value];
   const found = new Set<string>();
   for (const item of list) {
@@ -416,7 +412,7 @@ function names(value: unknown, byId: ReadonlyMap<string, LdNode>): string {
 }
 
 /** An image URL: a string, an ImageObject's url or contentUrl, the first usable of a list. */
-function imageUrl(value: unknown, byId: ReadonlyMap<string, LdNode>, base: URL): string {
+function imageUrl(value: unknown, byId: ReadonlyMap<string, JsonLdNode>, base: URL): string {
   const list = Array.isArray(value) ? value.slice(0, LIST_MAX_ITEMS) : [value];
   const read = (target: unknown): string => {
     if (typeof target === 'string') return absoluteUrl(target, base);
@@ -431,7 +427,7 @@ function imageUrl(value: unknown, byId: ReadonlyMap<string, LdNode>, base: URL):
 }
 
 /** The local names of a node's `@type` (schema:Article and https://schema.org/Article are Article). */
-function typesOf(node: LdNode): string[] {
+function typesOf(node: JsonLdNode): string[] {
   const raw = node['@type'];
   const list = Array.isArray(raw) ? raw.slice(0, LIST_MAX_ITEMS) : [raw];
   return list.filter((t): t is string => typeof t === 'string').map((t) => t.slice(localNameStart(t)));
@@ -441,30 +437,15 @@ function localNameStart(type: string): number {
   return Math.max(type.lastIndexOf('/'), type.lastIndexOf(':'), type.lastIndexOf('#')) + 1;
 }
 
-/** Every JSON-LD script's nodes, sorted into the kinds the fields read from. */
-function readJsonLd(document: Document): JsonLd {
-  const nodes: LdNode[] = [];
-  const push = (value: unknown) => {
-    if (isNode(value) && nodes.length < JSON_LD_MAX_NODES) nodes.push(value);
-  };
-  for (const script of Array.from(document.querySelectorAll('script[type="application/ld+json" i]'))) {
-    if (nodes.length >= JSON_LD_MAX_NODES) break;
-    const value = parseJsonLd(script.textContent ?? '');
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) {
-      push(item);
-      const graph = isNode(item) ? item['@graph'] : undefined;
-      for (const member of Array.isArray(graph) ? graph : [graph]) push(member);
-    }
-  }
-
-  const articles: LdNode[] = [];
-  const things: LdNode[] = [];
-  const pages: LdNode[] = [];
-  const websites: LdNode[] = [];
-  const organizations: LdNode[] = [];
-  const byId = new Map<string, LdNode>();
-  for (const node of nodes) {
+/** The page's JSON-LD nodes (json-ld.ts), sorted into the kinds the fields read from. */
+function ldKinds(document: Document): LdKinds {
+  const articles: JsonLdNode[] = [];
+  const things: JsonLdNode[] = [];
+  const pages: JsonLdNode[] = [];
+  const websites: JsonLdNode[] = [];
+  const organizations: JsonLdNode[] = [];
+  const byId = new Map<string, JsonLdNode>();
+  for (const node of readJsonLd(document).nodes) {
     const id = node['@id'];
     if (typeof id === 'string' && !byId.has(id)) byId.set(id, node);
     const types = typesOf(node);
