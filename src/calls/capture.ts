@@ -1,3 +1,4 @@
+import { type Static, Type } from 'typebox';
 import { capture } from '../engines/capture/capture.js';
 import type { CaptureParams, CaptureResult } from '../engines/capture/params.js';
 import {
@@ -7,9 +8,9 @@ import {
 } from '../engines/capture/s3-upload.js';
 import type { StoredBlob } from '../store/blobs.js';
 import { hostFile } from '../store/file-urls.js';
+import { type CachedOutcome, cachedCall } from './cached-call.js';
 import type { CallDeps } from './deps.js';
-import { type Caller, charged, metered } from './metering.js';
-import { cacheKey, getCached, putCached } from './result-cache.js';
+import type { Caller } from './metering.js';
 
 export type ResponseType = 'image' | 'json' | 'base64';
 
@@ -23,36 +24,37 @@ export interface Delivery {
   readonly baseUrl: string;
 }
 
-/** The JSON body of a capture (DESIGN.md §2 "Capture response"). */
-export interface CaptureJson {
-  success: true;
-  screenshot_url: string;
-  format: string;
-  width: number;
-  height: number;
-  size: number;
-  base64?: string;
-  s3_url?: string;
-  /** Present when the page was captured as it was before it finished loading (docs/capture.md). */
-  warnings?: string[];
-}
+/** The JSON body of a capture (DESIGN.md §2 "Capture response"): the schema it is declared and checked with, and its type. */
+export const CaptureJsonSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    screenshot_url: Type.String({ description: 'hosted, signed, expiring link to the file' }),
+    format: Type.String(),
+    width: Type.Integer(),
+    height: Type.Integer(),
+    size: Type.Integer({ description: 'bytes' }),
+    base64: Type.Optional(Type.String({ description: 'response_type=base64: the file, base64' })),
+    s3_url: Type.Optional(Type.String({ description: "s3_url=true: the uploaded object's URL" })),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'present when the page was captured before it finished loading (also in x-webcap-warning)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-/** A capture call's outcome: the bytes or the JSON body, whether the cache served it, whether it was billed. */
-export interface CaptureOutcome {
+export type CaptureJson = Static<typeof CaptureJsonSchema>;
+
+/** A capture's result and what the caller gets: the bytes themselves (body null) or the JSON body. */
+export interface CaptureAnswer {
   readonly result: CaptureResult;
-  /** Null when the bytes themselves are the answer. */
   readonly body: CaptureJson | null;
-  /** 'hit' or 'miss' with cache=true, else null. */
-  readonly cache: 'hit' | 'miss' | null;
-  readonly billed: boolean;
 }
 
-/** The result cache's entry for one call: its key and lifetime, and what it held when the call came in. */
-interface CacheLookup {
-  readonly key: string;
-  readonly ttlSeconds: number;
-  readonly hit: StoredBlob | null;
-}
+/** A capture call's outcome: the answer, whether the cache served it, whether it was billed. */
+export type CaptureOutcome = CachedOutcome<CaptureAnswer>;
 
 function fromCache(hit: StoredBlob, params: CaptureParams): CaptureResult {
   return {
@@ -63,32 +65,6 @@ function fromCache(hit: StoredBlob, params: CaptureParams): CaptureResult {
     height: Number(hit.metadata.height ?? 0),
     warnings: [],
   };
-}
-
-/**
- * A rendering, or the bytes of an earlier one of the same account with the same parameters. A
- * page captured before it finished loading is not cached: what held it back may be gone on the
- * next call, which should not be served the unfinished page for the cache's lifetime.
- */
-async function render(
-  deps: CallDeps,
-  params: CaptureParams,
-  cached: CacheLookup | null,
-): Promise<CaptureResult> {
-  if (cached?.hit) return fromCache(cached.hit, params);
-  const result = await capture(deps.capture, params);
-  if (cached !== null && result.warnings.length === 0) {
-    await putCached(
-      deps.blobs,
-      cached.key,
-      result.bytes,
-      result.contentType,
-      cached.ttlSeconds,
-      deps.metering.clock(),
-      { width: String(result.width), height: String(result.height) },
-    );
-  }
-  return result;
 }
 
 /** Stores the result as a hosted file and describes it, with its signed, expiring URL. */
@@ -142,7 +118,9 @@ export async function checkCapture(deps: CallDeps, params: CaptureParams, delive
  * One capture call, whatever transport it came by: every parameter that can be refused is
  * refused before a unit is reserved or a browser is used (the target, the proxy, the bucket and
  * its endpoint), then the cache, then the metered render and delivery. Hosting and upload happen
- * inside the metered call, so a failed upload is not billed.
+ * inside the metered call, so a failed upload is not billed. A page captured before it finished
+ * loading is not cached: what held it back may be gone on the next call, which should not be
+ * served the unfinished page for the cache's lifetime.
  */
 export async function captureCall(
   deps: CallDeps,
@@ -151,20 +129,19 @@ export async function captureCall(
   delivery: Delivery,
 ): Promise<CaptureOutcome> {
   await checkCapture(deps, params, delivery);
-  let cached: CacheLookup | null = null;
-  if (delivery.cache !== null) {
-    const key = cacheKey('capture', caller.account.id, params);
-    cached = { key, ttlSeconds: delivery.cache.ttlSeconds, hit: await getCached(deps.blobs, key) };
-  }
-  // A hit sent as the image itself needs no work that could fail, so it is billed in one step.
-  if (cached?.hit && delivery.responseType === 'image' && delivery.s3 === null) {
-    await charged(deps.metering, caller, 'capture');
-    return { result: fromCache(cached.hit, params), body: null, cache: 'hit', billed: true };
-  }
-  const { value, billed } = await metered(deps.metering, caller, 'capture', async () => {
-    const result = await render(deps, params, cached);
-    return { result, body: await deliver(deps, result, delivery) };
+  return cachedCall(deps, caller, 'capture', params, delivery.cache, {
+    fromEntry: (entry) => fromCache(entry, params),
+    async produce() {
+      const result = await capture(deps.capture, params);
+      const metadata = { width: String(result.width), height: String(result.height) };
+      const entry =
+        result.warnings.length === 0
+          ? { bytes: result.bytes, contentType: result.contentType, metadata }
+          : null;
+      return { result, entry };
+    },
+    deliver: async (result) => ({ result, body: await deliver(deps, result, delivery) }),
+    // The image itself needs no work that could fail.
+    deliveryIsFree: delivery.responseType === 'image' && delivery.s3 === null,
   });
-  const cache = cached === null ? null : cached.hit ? 'hit' : 'miss';
-  return { ...value, cache, billed };
 }

@@ -1,18 +1,13 @@
+import { type CachedOutcome, cachedCall } from './cached-call.js';
 import type { CallDeps } from './deps.js';
-import { type Caller, charged, metered } from './metering.js';
-import { cacheKey, getCached, putCached } from './result-cache.js';
+import type { Caller } from './metering.js';
 
-/** The outcome of a call whose result is a JSON object (content, analyze). */
-export interface JsonOutcome {
-  /**
-   * The result serialized as JSON, as stored in the cache: a hit is answered with these bytes as
-   * they are, never parsed again.
-   */
-  readonly data: Buffer;
-  /** 'hit' or 'miss' with cache=true, else null. */
-  readonly cache: 'hit' | 'miss' | null;
-  readonly billed: boolean;
-}
+/**
+ * The outcome of a call whose result is a JSON object (content, analyze). `value` is the result
+ * serialized as JSON, as stored in the cache: a hit is answered with these bytes as they are,
+ * never parsed again.
+ */
+export type JsonOutcome = CachedOutcome<Buffer>;
 
 const JSON_TYPE = 'application/json';
 
@@ -33,12 +28,11 @@ function wholeObject(bytes: Uint8Array): boolean {
 }
 
 /**
- * The cache and metering of a call with a JSON result, once the target is checked: a cache hit
- * (keyed by the account and `keyParams`, every parameter that shapes the result) is charged and
- * answered; otherwise `produce` runs metered (billed only when it succeeds) and its result is
- * serialized once and cached, unless it is not `cacheable` (a page that never finished loading).
+ * A call with a JSON result through the one cache-then-meter flow: `produce` runs metered and
+ * its result is serialized once, and cached unless it is not `cacheable` (a page that never
+ * finished loading).
  */
-export async function jsonResultCall(
+export function jsonResultCall(
   deps: CallDeps,
   caller: Caller,
   engine: string,
@@ -46,21 +40,14 @@ export async function jsonResultCall(
   cache: { readonly ttlSeconds: number } | null,
   produce: () => Promise<{ readonly result: object; readonly cacheable: boolean }>,
 ): Promise<JsonOutcome> {
-  const key = cache === null ? null : cacheKey(engine, caller.account.id, keyParams);
-  if (key !== null) {
-    const hit = await getCached(deps.blobs, key);
-    if (hit !== null && wholeObject(hit.bytes)) {
-      await charged(deps.metering, caller, engine);
-      return { data: Buffer.from(hit.bytes), cache: 'hit', billed: true };
-    }
-  }
-  const { value, billed } = await metered(deps.metering, caller, engine, async () => {
-    const { result, cacheable } = await produce();
-    const data = Buffer.from(JSON.stringify(result));
-    if (key !== null && cache !== null && cacheable) {
-      await putCached(deps.blobs, key, data, JSON_TYPE, cache.ttlSeconds, deps.metering.clock());
-    }
-    return data;
+  return cachedCall(deps, caller, engine, keyParams, cache, {
+    fromEntry: (entry) => (wholeObject(entry.bytes) ? Buffer.from(entry.bytes) : null),
+    async produce() {
+      const { result, cacheable } = await produce();
+      const data = Buffer.from(JSON.stringify(result));
+      return { result: data, entry: cacheable ? { bytes: data, contentType: JSON_TYPE } : null };
+    },
+    deliver: async (data) => data,
+    deliveryIsFree: true,
   });
-  return { data: value, cache: key === null ? null : 'miss', billed };
 }

@@ -1,11 +1,11 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TObject, Type } from 'typebox';
 import { ANALYSIS_FIELDS, type AnalyzeParams, CUSTOM_LIMITS } from '../engines/analyze/params.js';
 import { invalidParam } from '../errors.js';
 import { cacheOf, pageFields, proxyOf } from './page-schema.js';
 import { asyncFields } from './schemas.js';
 
 /** The analyze parameters both /v1/analyze and the legacy /analyze take (spec, GET /v1/analyze). */
-const common = {
+export const analyzeFields = {
   url: pageFields.url,
   custom_response: Type.Optional(
     Type.Unknown({
@@ -24,17 +24,7 @@ const common = {
   ...asyncFields,
 };
 
-export const V1AnalyzeParams = Type.Object(
-  { ...common, x_api_key: Type.Optional(Type.String({ maxLength: 256 })) },
-  { additionalProperties: false },
-);
-
-export const LegacyAnalyzeParams = Type.Object(
-  { ...common, access_key: Type.Optional(Type.String({ maxLength: 256 })) },
-  { additionalProperties: false },
-);
-
-type AnalyzeInput = Static<typeof V1AnalyzeParams> | Static<typeof LegacyAnalyzeParams>;
+type AnalyzeInput = Static<TObject<typeof analyzeFields>>;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const FIXED = new Set<string>(ANALYSIS_FIELDS.map((name) => name.toLowerCase()));

@@ -14,7 +14,9 @@ import { clientError, frameworkError, registerErrorHandling } from './errors.js'
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { jobsRoutes } from './routes/jobs.js';
-import { legacyRoutes } from './routes/legacy.js';
+import { legacyAnalyzeRoutes } from './routes/legacy/analyze.js';
+import { legacyCaptureRoutes } from './routes/legacy/capture.js';
+import { legacyContentRoutes } from './routes/legacy/content.js';
 import { analyzeRoutes } from './routes/v1/analyze.js';
 import { captureRoutes } from './routes/v1/capture.js';
 import { contentRoutes } from './routes/v1/content.js';
@@ -147,7 +149,9 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   await app.register(crawlerRoutes(deps));
   await app.register(filesRoutes(deps));
   await app.register(jobsRoutes(deps));
-  await app.register(legacyRoutes(deps));
+  await app.register(legacyCaptureRoutes(deps));
+  await app.register(legacyContentRoutes(deps));
+  await app.register(legacyAnalyzeRoutes(deps));
   if (deps.config.adminToken !== null) {
     await app.register(adminRoutes(deps, deps.config.adminToken), { prefix: '/admin/v1' });
   }

@@ -1,23 +1,13 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TObject, Type } from 'typebox';
 import { DEVICE_NAMES } from '../browser/devices.js';
 import type { Delivery } from '../calls/capture.js';
 import type { CaptureFormat, CaptureParams } from '../engines/capture/params.js';
 import { invalidParam } from '../errors.js';
-import {
-  blockUrls,
-  cacheOf,
-  list,
-  pageFields,
-  proxyOf,
-  resourceTypes,
-  WaitEventSchema,
-  WaitUntilList,
-  waitEvents,
-} from './page-schema.js';
+import { blockUrls, cacheOf, list, pageFields, proxyOf, resourceTypes, waitEvents } from './page-schema.js';
 import { asyncFields, Flag, flag } from './schemas.js';
 
 /** The capture parameters both /v1/capture and the legacy /capture take (spec, GET /v1/capture). */
-const common = {
+export const captureFields = {
   ...pageFields,
   format: Type.Optional(Type.Enum(['png', 'jpeg', 'jpg', 'webp', 'pdf'], { default: 'png' })),
   device: Type.Optional(Type.Enum([...DEVICE_NAMES])),
@@ -50,36 +40,17 @@ const common = {
   ...asyncFields,
 };
 
-/** GET /v1/capture: image_quality as text, wait_until one value or several. */
-export const V1CaptureQuery = Type.Object(
-  {
-    ...common,
-    x_api_key: Type.Optional(Type.String({ maxLength: 256 })),
-    full_page_scroll: Type.Optional(Flag),
-    image_quality: Type.Optional(
-      Type.String({ maxLength: 3, pattern: '^(100|[1-9][0-9]?)$', description: '1-100, default 80' }),
-    ),
-    wait_until: Type.Optional(WaitUntilList),
-  },
-  { additionalProperties: false },
-);
-
-/** The legacy /capture: full_page_scroll on by default, a numeric quality, one wait event, cookie banners. */
-export const LegacyCaptureParams = Type.Object(
-  {
-    ...common,
-    access_key: Type.Optional(Type.String({ maxLength: 256 })),
-    full_page_scroll: Type.Optional(Flag),
-    image_quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-    wait_until: Type.Optional(WaitEventSchema),
-    remove_cookie_banners: Type.Optional(Flag),
-  },
-  { additionalProperties: false },
-);
-
-export type V1CaptureInput = Static<typeof V1CaptureQuery>;
-export type LegacyCaptureInput = Static<typeof LegacyCaptureParams>;
-type AnyCaptureInput = V1CaptureInput | LegacyCaptureInput;
+/**
+ * A validated capture request of either generation: the common fields, and those whose form
+ * differs (image_quality as text in v1, a number in the legacy endpoint; one wait event or
+ * several) or that only the legacy endpoint takes (remove_cookie_banners).
+ */
+export type CaptureInput = Static<TObject<typeof captureFields>> & {
+  readonly full_page_scroll?: Static<typeof Flag>;
+  readonly image_quality?: string | number;
+  readonly wait_until?: Parameters<typeof waitEvents>[0];
+  readonly remove_cookie_banners?: Static<typeof Flag>;
+};
 
 function alias(name: string, a: number | undefined, b: number | undefined): number | null {
   if (a !== undefined && b !== undefined && a !== b) throw invalidParam(name, `conflicts with its alias`);
@@ -87,14 +58,15 @@ function alias(name: string, a: number | undefined, b: number | undefined): numb
 }
 
 /**
- * Engine parameters and delivery from a validated request; `legacy` applies the earlier
- * endpoint's defaults, `baseUrl` is where hosted files are linked from.
+ * Engine parameters and delivery from a validated request; the legacy generation has the earlier
+ * endpoint's defaults and takes remove_cookie_banners; `baseUrl` is where hosted files are linked from.
  */
 export function captureRequest(
-  input: AnyCaptureInput,
-  legacy: boolean,
+  input: CaptureInput,
+  generation: 'v1' | 'legacy',
   baseUrl: string,
 ): { params: CaptureParams; delivery: Delivery } {
+  const legacy = generation === 'legacy';
   const format: CaptureFormat = input.format === 'jpg' ? 'jpeg' : (input.format ?? 'png');
   const quality = input.image_quality === undefined ? 80 : Number(input.image_quality);
   const fullPageScroll = input.full_page_scroll === undefined ? legacy : flag(input.full_page_scroll);
@@ -113,7 +85,7 @@ export function captureRequest(
     selector: input.selector ?? null,
     removeSelectors: list(input.remove_selectors),
     removeAds: flag(input.remove_ads),
-    removeCookieBanners: 'remove_cookie_banners' in input ? flag(input.remove_cookie_banners) : false,
+    removeCookieBanners: legacy && flag(input.remove_cookie_banners),
     blockResources: resourceTypes(input.block_resources),
     blockUrls: blockUrls(input.block_urls),
     delayMs: Math.round((input.delay ?? 0) * 1000),

@@ -1,21 +1,11 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TObject, Type } from 'typebox';
 import type { ContentParams } from '../engines/content/params.js';
 import { invalidParam } from '../errors.js';
-import {
-  blockUrls,
-  cacheOf,
-  list,
-  pageFields,
-  proxyOf,
-  resourceTypes,
-  WaitEventSchema,
-  WaitUntilList,
-  waitEvents,
-} from './page-schema.js';
+import { blockUrls, cacheOf, list, pageFields, proxyOf, resourceTypes, waitEvents } from './page-schema.js';
 import { asyncFields, Flag, flag } from './schemas.js';
 
 /** The content parameters both /v1/content and the legacy /content take (spec, GET /v1/content). */
-const common = {
+export const contentFields = {
   ...pageFields,
   include_html: Type.Optional(Flag),
   include_markdown: Type.Optional(Flag),
@@ -25,39 +15,29 @@ const common = {
   ...asyncFields,
 };
 
-/** GET /v1/content: wait_until one value or several. */
-export const V1ContentQuery = Type.Object(
-  {
-    ...common,
-    x_api_key: Type.Optional(Type.String({ maxLength: 256 })),
-    wait_until: Type.Optional(WaitUntilList),
-  },
-  { additionalProperties: false },
-);
+/** The content parameters only the legacy /content takes: selector, cookie banners and the viewport. */
+export const legacyContentFields = {
+  selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+  remove_cookie_banners: Type.Optional(Flag),
+  viewport_width: Type.Optional(
+    Type.Integer({ minimum: 100, maximum: 3840, description: 'pixels, default 1280' }),
+  ),
+  viewport_height: Type.Optional(
+    Type.Integer({ minimum: 100, maximum: 4320, description: 'pixels, default 1024' }),
+  ),
+};
 
-/** The legacy /content: one wait event, plus selector, cookie banners and the viewport. */
-export const LegacyContentParams = Type.Object(
-  {
-    ...common,
-    access_key: Type.Optional(Type.String({ maxLength: 256 })),
-    wait_until: Type.Optional(WaitEventSchema),
-    selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-    remove_cookie_banners: Type.Optional(Flag),
-    viewport_width: Type.Optional(
-      Type.Integer({ minimum: 100, maximum: 3840, description: 'pixels, default 1280' }),
-    ),
-    viewport_height: Type.Optional(
-      Type.Integer({ minimum: 100, maximum: 4320, description: 'pixels, default 1024' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-type V1ContentInput = Static<typeof V1ContentQuery>;
-type LegacyContentInput = Static<typeof LegacyContentParams>;
+/** A validated content request of either generation; wait_until is one event or several. */
+export type ContentInput = Static<TObject<typeof contentFields>> &
+  Partial<Static<TObject<typeof legacyContentFields>>> & {
+    readonly wait_until?: Parameters<typeof waitEvents>[0];
+  };
 
 /** Engine parameters and cache of a validated content request; `include_sitemap` and `sitemap` are one flag (DESIGN.md §2). */
-export function contentRequest(input: V1ContentInput | LegacyContentInput): {
+export function contentRequest(
+  input: ContentInput,
+  generation: 'v1' | 'legacy',
+): {
   params: ContentParams;
   cache: { ttlSeconds: number } | null;
 } {
@@ -66,7 +46,7 @@ export function contentRequest(input: V1ContentInput | LegacyContentInput): {
       throw invalidParam('sitemap', 'conflicts with its alias include_sitemap');
   }
   // The legacy-only fields; a v1 request cannot carry them (its schema refuses unknown names).
-  const legacy: Omit<Partial<LegacyContentInput>, 'wait_until'> = input;
+  const legacy: Partial<Static<TObject<typeof legacyContentFields>>> = generation === 'legacy' ? input : {};
   const params: ContentParams = {
     url: input.url.trim(),
     viewportWidth: legacy.viewport_width ?? null,

@@ -1,4 +1,4 @@
-import { type CallSpec, checkCall } from '../calls/call-spec.js';
+import { type JobSpec, checkCall } from '../calls/call-spec.js';
 import type { Caller } from '../calls/metering.js';
 import { reserveUnit } from '../calls/metering.js';
 import { canonicalJson } from '../calls/result-cache.js';
@@ -26,7 +26,7 @@ export interface JobsDeps extends RunnerDeps {
 
 /** An async call as submitted: the call, the endpoint it came to, and its options. */
 export interface Submission {
-  readonly spec: CallSpec;
+  readonly spec: JobSpec;
   /** The endpoint's path as the request log records it (/v1/capture, /content...). */
   readonly path: string;
   readonly webhookUrl: string | null;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { getAccountBySlug } from '../billing/accounts.js';
 import { checkKey, getKey } from '../billing/keys.js';
-import { type CallSpec, runCall } from '../calls/call-spec.js';
+import { type JobSpec, runCall } from '../calls/call-spec.js';
 import type { CallDeps } from '../calls/deps.js';
 import type { Caller } from '../calls/metering.js';
 import type { Clock } from '../clock.js';
@@ -26,7 +26,7 @@ import type { WebhookDelivery, Webhooks } from './webhooks.js';
 
 /** What a job stores, sealed: the call to run and where to report its end. */
 export interface StoredCall {
-  readonly spec: CallSpec;
+  readonly spec: JobSpec;
   readonly webhookUrl: string | null;
 }
 
@@ -153,7 +153,7 @@ export class JobRunner {
    * queue deadline (created_at + JOB_QUEUE_TIMEOUT_MS, its `expires_at` until it ends) allows,
    * within the same run: the same attempt, the same held unit.
    */
-  private async attempt(job: JobRow, spec: CallSpec): Promise<Buffer> {
+  private async attempt(job: JobRow, spec: JobSpec): Promise<Buffer> {
     const { clock, logger } = this.deps;
     const deadline = Date.parse(job.expires_at);
     for (let waitMs = 0; ; ) {
@@ -170,7 +170,7 @@ export class JobRunner {
   }
 
   /** Runs the call on the authority of the key that submitted it, as it stands now. */
-  private async execute(job: JobRow, spec: CallSpec): Promise<Buffer> {
+  private async execute(job: JobRow, spec: JobSpec): Promise<Buffer> {
     const { db, clock } = this.deps;
     const { key, accountSlug } = await getKey(db, job.key_id);
     const account = await getAccountBySlug(db, accountSlug);

@@ -1,4 +1,5 @@
 /** The analyze engine's typed input and its result: what the HTTP edge produces after validation, and the `data` it answers. */
+import { type Static, Type } from 'typebox';
 import type { UpstreamProxy } from '../../net/upstream-proxy.js';
 import type { AnalysisFields } from './extractive.js';
 
@@ -47,10 +48,43 @@ export interface AnalysisResult extends AnalysisFields {
   readonly custom: Readonly<Record<string, string>>;
 }
 
+const Strings = Type.Array(Type.String());
+
+/** The `data` of an analysis answer: the schema it is declared with and checked against, and its type. */
+export const AnalysisDataSchema = Type.Object(
+  {
+    summary: Type.String(),
+    valueProposition: Type.String(),
+    keyFeatures: Strings,
+    categories: Strings,
+    useCases: Strings,
+    targetAudience: Type.String(),
+    emails: Type.Array(Type.String(), {
+      description: 'found on the page (mailto: links and text), lower-cased',
+    }),
+    phoneNumbers: Type.Array(Type.String(), {
+      description: 'found on the page (tel: links and text), E.164',
+    }),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'present when the page was analyzed before it finished loading, or was read other than whole (cut at its element budget, no root element)',
+      }),
+    ),
+  },
+  {
+    additionalProperties: Type.String({
+      description: 'a custom_response field; empty when the page does not say',
+    }),
+  },
+);
+
+export type AnalysisData = Static<typeof AnalysisDataSchema>;
+
 /** The `data` of the response: the fixed fields, then each custom field as a top-level member. */
-export function analysisData(result: AnalysisResult): Record<string, string | string[]> {
+export function analysisData(result: AnalysisResult): AnalysisData {
   const { custom, ...fixed } = result;
-  const data: Record<string, string | string[]> = { ...fixed };
+  const data: AnalysisData = { ...fixed };
   for (const [name, value] of Object.entries(custom)) {
     // Names are checked at the edge; a fixed field is never overwritten whatever reaches here.
     if (!Object.hasOwn(data, name))

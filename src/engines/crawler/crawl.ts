@@ -1,3 +1,4 @@
+import { type Static, Type } from 'typebox';
 import { WebcapError } from '../../errors.js';
 import type { FetchResult, GuardedFetcher } from '../../net/guarded-fetch.js';
 
@@ -8,15 +9,21 @@ export interface CrawlParams {
   readonly allowRedirects: boolean;
 }
 
-export interface CrawlResult {
-  readonly url: string;
-  readonly finalUrl: string;
-  readonly statusCode: number;
-  readonly redirects: readonly { readonly url: string; readonly status: number }[];
-  readonly contentType: string | null;
-  readonly headers: Readonly<Record<string, string>>;
-  /** Bytes of the body after content decoding. */
-  readonly size: number;
+/** What a crawl answers about the response (DESIGN.md §2): the schema it is declared and checked with, and its type. */
+export const CrawlDataSchema = Type.Object(
+  {
+    url: Type.String(),
+    finalUrl: Type.String(),
+    statusCode: Type.Integer(),
+    redirects: Type.Array(Type.Object({ url: Type.String(), status: Type.Integer() })),
+    contentType: Type.Union([Type.String(), Type.Null()]),
+    headers: Type.Record(Type.String(), Type.String()),
+    size: Type.Integer({ description: 'bytes of the body after content decoding' }),
+  },
+  { additionalProperties: false },
+);
+
+export interface CrawlResult extends Static<typeof CrawlDataSchema> {
   /** The body as text, decoded from the page's charset. */
   readonly html: string;
 }
@@ -79,9 +86,9 @@ export async function crawl(fetcher: GuardedFetcher, params: CrawlParams): Promi
     url: result.url,
     finalUrl: result.finalUrl,
     statusCode: result.status,
-    redirects: result.redirects,
+    redirects: result.redirects.map(({ url, status }) => ({ url, status })),
     contentType: result.contentType,
-    headers: result.headers,
+    headers: { ...result.headers },
     size: result.body.length,
     html: decode(result.body, charsetOf(result.contentType, result.body)),
   };

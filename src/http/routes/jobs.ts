@@ -3,7 +3,8 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { callerOf } from '../auth.js';
 import type { AppDeps } from '../deps.js';
-import { errors, JobRecordBody } from '../responses.js';
+import { JobRecordBody } from '../responses/jobs.js';
+import { errors } from '../responses.js';
 
 const JobPath = Type.Object(
   { job_id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) },

@@ -1,30 +1,35 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sendAnalysis } from '../../analyze-response.js';
-import { V1AnalyzeParams } from '../../analyze-schema.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import { analyzeFields, analyzeRequest } from '../../analyze-schema.js';
+import { answerCall } from '../../call-response.js';
 import type { AppDeps } from '../../deps.js';
-import { AnalyzeBody, BILLABLE_ERRORS, errors, JobAcceptedBody } from '../../responses.js';
+import { endpoint } from '../../endpoint.js';
+import { AnalyzeBody, JobAcceptedBody } from '../../responses/calls.js';
+import { BILLABLE_ERRORS, errors } from '../../responses.js';
 
-/** GET|POST /v1/analyze: a page's summary, value proposition, features, categories, audience and contacts; 1 credit. */
-export function analyzeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
-  return async (app) => {
-    const config = { auth: 'v1' as const, engine: 'analyze', billable: true as const };
-    const tags = ['analyze'];
-    const summary = 'An analysis of a page';
-    const security: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { apiKeyQuery: [] }];
-    const responses = { 200: AnalyzeBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS, 413) };
-    app.get(
-      '/v1/analyze',
-      { config, schema: { tags, summary, security, querystring: V1AnalyzeParams, response: responses } },
-      async (request, reply) => {
-        await sendAnalysis(deps, request, reply, request.query);
-      },
-    );
-    app.post(
-      '/v1/analyze',
-      { config, schema: { tags, summary, security, body: V1AnalyzeParams, response: responses } },
-      async (request, reply) => {
-        await sendAnalysis(deps, request, reply, request.body);
-      },
-    );
-  };
+const V1AnalyzeParams = Type.Object(
+  { ...analyzeFields, x_api_key: Type.Optional(Type.String({ maxLength: 256 })) },
+  { additionalProperties: false },
+);
+
+/**
+ * GET|POST /v1/analyze: a page's summary, value proposition, features, categories, audience and
+ * contacts; 1 credit. Every answer, errors included, names the configured analyzer in x-webcap-analyzer.
+ */
+export function analyzeRoutes(deps: AppDeps): FastifyPluginAsync {
+  return endpoint({
+    url: '/v1/analyze',
+    methods: ['GET', 'POST'],
+    auth: 'v1',
+    engine: 'analyze',
+    billable: true,
+    tags: ['analyze'],
+    summary: 'An analysis of a page',
+    params: V1AnalyzeParams,
+    response: { 200: AnalyzeBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
+    handler: (input, request, reply) => {
+      reply.header('x-webcap-analyzer', deps.calls.analyze.analyzer.name);
+      return answerCall(deps, request, reply, input, { engine: 'analyze', ...analyzeRequest(input) });
+    },
+  });
 }

@@ -1,27 +1,36 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sendContent } from '../../content-response.js';
-import { V1ContentQuery } from '../../content-schema.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import { answerCall } from '../../call-response.js';
+import { contentFields, contentRequest } from '../../content-schema.js';
 import type { AppDeps } from '../../deps.js';
-import { BILLABLE_ERRORS, ContentBody, errors, JobAcceptedBody } from '../../responses.js';
+import { endpoint } from '../../endpoint.js';
+import { WaitUntilList } from '../../page-schema.js';
+import { ContentBody, JobAcceptedBody } from '../../responses/calls.js';
+import { BILLABLE_ERRORS, errors } from '../../responses.js';
+
+/** GET /v1/content: wait_until one value or several. */
+const V1ContentQuery = Type.Object(
+  {
+    ...contentFields,
+    x_api_key: Type.Optional(Type.String({ maxLength: 256 })),
+    wait_until: Type.Optional(WaitUntilList),
+  },
+  { additionalProperties: false },
+);
 
 /** GET /v1/content: a page's metadata, links and, as asked, HTML, Markdown and sitemap; 1 credit. */
-export function contentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
-  return async (app) => {
-    app.get(
-      '/v1/content',
-      {
-        config: { auth: 'v1', engine: 'content', billable: true },
-        schema: {
-          tags: ['content'],
-          summary: "A page's metadata, links, HTML, Markdown and sitemap",
-          security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
-          querystring: V1ContentQuery,
-          response: { 200: ContentBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
-        },
-      },
-      async (request, reply) => {
-        await sendContent(deps, request, reply, request.query);
-      },
-    );
-  };
+export function contentRoutes(deps: AppDeps): FastifyPluginAsync {
+  return endpoint({
+    url: '/v1/content',
+    methods: ['GET'],
+    auth: 'v1',
+    engine: 'content',
+    billable: true,
+    tags: ['content'],
+    summary: "A page's metadata, links, HTML, Markdown and sitemap",
+    params: V1ContentQuery,
+    response: { 200: ContentBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
+    handler: (input, request, reply) =>
+      answerCall(deps, request, reply, input, { engine: 'content', ...contentRequest(input, 'v1') }),
+  });
 }

@@ -1,10 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { crawlCall } from '../../../calls/crawl.js';
-import { sendJob, wantsAsync } from '../../async-call.js';
-import { callerOf } from '../../auth.js';
+import { answerCall } from '../../call-response.js';
 import type { AppDeps } from '../../deps.js';
-import { BILLABLE_ERRORS, CrawlerSuccess, errors, JobAcceptedBody } from '../../responses.js';
+import { endpoint } from '../../endpoint.js';
+import { CrawlerSuccess, JobAcceptedBody } from '../../responses/calls.js';
+import { BILLABLE_ERRORS, errors } from '../../responses.js';
 import { asyncFields, Flag, flag } from '../../schemas.js';
 
 const CrawlerQuery = Type.Object(
@@ -19,42 +19,25 @@ const CrawlerQuery = Type.Object(
 );
 
 /** GET /v1/website/crawler: a page's raw HTML in request mode, without rendering; 1 credit. */
-export function crawlerRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
-  return async (app) => {
-    app.get(
-      '/v1/website/crawler',
-      {
-        config: { auth: 'v1', engine: 'website-crawler', billable: true },
-        schema: {
-          tags: ['crawler'],
-          summary: "A page's raw HTML, without rendering",
-          security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
-          querystring: CrawlerQuery,
-          response: { 200: CrawlerSuccess, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
+export function crawlerRoutes(deps: AppDeps): FastifyPluginAsync {
+  return endpoint({
+    url: '/v1/website/crawler',
+    methods: ['GET'],
+    auth: 'v1',
+    engine: 'website-crawler',
+    billable: true,
+    tags: ['crawler'],
+    summary: "A page's raw HTML, without rendering",
+    params: CrawlerQuery,
+    response: { 200: CrawlerSuccess, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
+    handler: (input, request, reply) =>
+      answerCall(deps, request, reply, input, {
+        engine: 'website-crawler',
+        params: {
+          url: input.query,
+          allowRedirects: input.allow_redirects === undefined ? true : flag(input.allow_redirects),
         },
-      },
-      async (request, reply) => {
-        const { query } = request;
-        const allowRedirects = query.allow_redirects === undefined ? true : flag(query.allow_redirects);
-        const params = { url: query.query, allowRedirects };
-        if (wantsAsync(query)) {
-          const pageSource = flag(query.return_page_source);
-          return sendJob(deps, request, reply, { engine: 'website-crawler', params, pageSource }, query);
-        }
-        const { value: result, billed } = await crawlCall(deps.calls, callerOf(request), params);
-        request.billed = billed;
-        if (flag(query.return_page_source)) {
-          return reply
-            .type('text/html; charset=utf-8')
-            .header('x-webcap-target-status', result.statusCode)
-            .send(result.html);
-        }
-        const { html: _html, redirects, headers, ...rest } = result;
-        return {
-          success: true as const,
-          data: { ...rest, redirects: [...redirects], headers: { ...headers } },
-        };
-      },
-    );
-  };
+        pageSource: flag(input.return_page_source),
+      }),
+  });
 }

@@ -4,7 +4,8 @@ import type { Clock } from '../../../clock.js';
 import { WebcapError } from '../../../errors.js';
 import type { BlobStore } from '../../../store/blobs.js';
 import { FILE_ID_PATTERN, fileBlobKey, verifyFileUrl } from '../../../store/file-urls.js';
-import { errors, FileSuccess } from '../../responses.js';
+import { FileSuccess } from '../../responses/calls.js';
+import { errors } from '../../responses.js';
 
 /** What the hosted-files route needs; AppDeps satisfies it once it carries blobs and signingSecret. */
 export interface FilesDeps {

@@ -4,7 +4,8 @@ import { invalidParam, WebcapError } from '../../../errors.js';
 import { engineOfPath, isEngineSlug, isKnownEngine, normalizePath } from '../../../stats/catalog.js';
 import { statsSnapshot } from '../../../stats/snapshot.js';
 import type { AppDeps } from '../../deps.js';
-import { errors, StatsBody } from '../../responses.js';
+import { StatsBody } from '../../responses/account.js';
+import { errors } from '../../responses.js';
 
 const StatsQuery = Type.Object(
   {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { usageRecord } from '../../../billing/usage.js';
 import type { AppDeps } from '../../deps.js';
-import { errors, UsageBody } from '../../responses.js';
+import { UsageBody } from '../../responses/account.js';
+import { errors } from '../../responses.js';
 
 /** GET /v1/usage: the account's balances, limits and the calling key; free. */
 export function usageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {

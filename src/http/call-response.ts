@@ -1,0 +1,107 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { asJob, type CallSpec, type JobSpec, performCall } from '../calls/call-spec.js';
+import { crawlerBody } from '../calls/crawl.js';
+import { enveloped } from '../calls/json-result.js';
+import { invalidParam } from '../errors.js';
+import { callerOf } from './auth.js';
+import type { AppDeps } from './deps.js';
+import { flag } from './schemas.js';
+
+/** The async parameters of a validated request (schemas.ts asyncFields). */
+export interface AsyncInput {
+  readonly is_async?: boolean | '1' | '0';
+  readonly webhook_url?: string;
+}
+
+/** Where hosted files are linked from: PUBLIC_BASE_URL, else the address the request came to. */
+export function baseUrlOf(deps: AppDeps, request: FastifyRequest): string {
+  return deps.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+}
+
+/** Whether the call is to run as a job; webhook_url without is_async is a 400. */
+function wantsAsync(input: AsyncInput): boolean {
+  const isAsync = flag(input.is_async);
+  if (!isAsync && input.webhook_url !== undefined) throw invalidParam('webhook_url', 'needs is_async=true');
+  return isAsync;
+}
+
+// Printable ASCII without spaces at the ends, as the IETF Idempotency-Key draft's examples use.
+const IDEMPOTENCY_KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
+
+function idempotencyKeyOf(request: FastifyRequest): string | null {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) return null;
+  if (typeof raw !== 'string' || !IDEMPOTENCY_KEY.test(raw)) {
+    throw invalidParam('Idempotency-Key', 'must be 1 to 255 printable ASCII characters');
+  }
+  return raw;
+}
+
+/**
+ * Submits the call as an async job and answers 202 with the job to poll (DESIGN.md §2); a
+ * resubmission with the same Idempotency-Key answers the first job, with Idempotent-Replayed.
+ */
+async function sendJob(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  spec: JobSpec,
+  input: AsyncInput,
+): Promise<FastifyReply> {
+  const { job, replayed } = await deps.jobs.submit(callerOf(request), {
+    spec,
+    path: request.routeOptions.url ?? request.url,
+    webhookUrl: input.webhook_url?.trim() ?? null,
+    idempotencyKey: idempotencyKeyOf(request),
+  });
+  const statusUrl = `/jobs/${job.id}`;
+  if (replayed) reply.header('idempotent-replayed', 'true');
+  return reply
+    .code(202)
+    .header('location', statusUrl)
+    .send({ success: true, job_id: job.id, status: job.status, status_url: statusUrl });
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Answers a billable call: as a job (is_async=true, 202), or run now and sent in the form its
+ * endpoint answers: a capture's bytes or its JSON body, a JSON result in `{success, data}`, the
+ * crawler's JSON or page source. The one place where that choice is made.
+ */
+export async function answerCall(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: AsyncInput,
+  spec: CallSpec,
+): Promise<FastifyReply> {
+  if (wantsAsync(input)) return sendJob(deps, request, reply, asJob(spec), input);
+  const done = await performCall(deps.calls, callerOf(request), spec);
+  request.billed = done.outcome.billed;
+  if ('cache' in done.outcome && done.outcome.cache !== null)
+    reply.header('x-webcap-cache', done.outcome.cache);
+  switch (done.engine) {
+    case 'capture': {
+      const { result, body } = done.outcome.value;
+      // One header, the warnings joined: they are the service's own sentences, without '; ' or line breaks.
+      if (result.warnings.length > 0) reply.header('x-webcap-warning', result.warnings.join('; '));
+      if (body !== null) return reply.send(body);
+      return reply.type(result.contentType).send(result.bytes);
+    }
+    case 'content':
+    case 'analyze':
+      // Already JSON (a cache hit is sent as stored): wrapped, not serialized again.
+      return reply.type(JSON_TYPE).send(enveloped(done.outcome.value));
+    case 'website-crawler': {
+      const result = done.outcome.value;
+      if (done.pageSource) {
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('x-webcap-target-status', result.statusCode)
+          .send(result.html);
+      }
+      return reply.send(crawlerBody(result, false));
+    }
+  }
+}

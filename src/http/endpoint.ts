@@ -1,0 +1,57 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import type { ApiGeneration } from './auth.js';
+import { errors } from './responses.js';
+
+/** Where each API generation's key may be sent (the OpenAPI security requirement). */
+export const SECURITY: Readonly<Record<'v1' | 'legacy', Record<string, string[]>[]>> = {
+  v1: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
+  legacy: [{ legacyKey: [] }],
+};
+
+/** One endpoint: its parameters' schema, declared responses and handler, for one or both methods. */
+export interface Endpoint<P extends TSchema> {
+  readonly url: string;
+  /** GET takes the parameters as a query string, POST as a JSON or form body: one definition, both methods. */
+  readonly methods: readonly ('GET' | 'POST')[];
+  readonly auth: ApiGeneration;
+  /** The engine slug of the stats catalog. */
+  readonly engine: string;
+  /** The call is billed: HEAD is refused (docs/security.md). */
+  readonly billable: boolean;
+  readonly tags: readonly string[];
+  readonly summary: string;
+  readonly params: P;
+  /** The responses of both methods; POST adds its 413, a body over BODY_LIMIT_BYTES (GET has no body). */
+  readonly response: Readonly<Record<number, unknown>>;
+  readonly handler: (input: Static<P>, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+}
+
+/**
+ * The plugin that registers an endpoint under each of its methods, validated against the same
+ * schema (querystring for GET, body for POST), so that a GET/POST pair cannot drift apart.
+ */
+export function endpoint<P extends TSchema>(def: Endpoint<P>): FastifyPluginAsync {
+  const security = def.auth === 'any' ? undefined : SECURITY[def.auth];
+  const config = { auth: def.auth, engine: def.engine, ...(def.billable ? { billable: true as const } : {}) };
+  return async (app) => {
+    for (const method of def.methods) {
+      const source = method === 'GET' ? 'querystring' : 'body';
+      app.route({
+        method,
+        url: def.url,
+        config,
+        schema: {
+          tags: [...def.tags],
+          summary: def.summary,
+          ...(security === undefined ? {} : { security }),
+          [source]: def.params,
+          response: method === 'POST' ? { ...def.response, ...errors(413) } : def.response,
+        },
+        // Validated against `params` before the handler runs.
+        handler: (request, reply) =>
+          def.handler((method === 'GET' ? request.query : request.body) as Static<P>, request, reply),
+      });
+    }
+  };
+}
