@@ -1,6 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { extractMainContent, plainText } from '../content/main-content.js';
 import { extractMetadata } from '../content/metadata.js';
+import { furnitureFor } from '../content/page-furniture.js';
 
 /** Where a heading, paragraph or list item sits on the page: what analyzers need beyond the flat lists. */
 export interface OutlineEntry {
@@ -68,19 +69,9 @@ const SKIP_TAGS = new Set([
   'BUTTON',
   'DIALOG',
 ]);
-// Site furniture: menus, footers and sidebars (most read, related, table of contents) say nothing
-// about this page. A header is kept: heroes often live in one, and its nav is skipped anyway.
-const FURNITURE_TAGS = new Set(['NAV', 'FOOTER', 'ASIDE']);
-const FURNITURE_ROLES = new Set([
-  'navigation',
-  'contentinfo',
-  'complementary',
-  'dialog',
-  'alertdialog',
-  'search',
-]);
-// Consent banners and screen-reader-only text by their conventional class or id words.
-const FURNITURE_WORDS = new Set(['cookie', 'cookies', 'consent', 'gdpr', 'sr', 'visually', 'modal', 'popup']);
+// Site furniture (page-furniture.ts): menus, footers and sidebars (most read, related, table of
+// contents) say nothing about this page.
+const FURNITURE = furnitureFor('digest');
 const HEADING = /^H([1-4])$/;
 const PARAGRAPH_TAGS = new Set(['P', 'ADDRESS', 'DD', 'FIGCAPTION', 'SUMMARY']);
 const BLOCK_TAGS = new Set([
@@ -137,10 +128,10 @@ function isHidden(el: Element): boolean {
 }
 
 function isFurniture(el: Element, name: string, words: readonly string[]): boolean {
-  if (FURNITURE_TAGS.has(name)) return true;
+  if (FURNITURE.tags.has(name)) return true;
   const role = el.getAttribute('role');
-  if (role && FURNITURE_ROLES.has(role.toLowerCase())) return true;
-  return words.some((w) => FURNITURE_WORDS.has(w));
+  if (role && FURNITURE.roles.has(role.toLowerCase())) return true;
+  return words.some((w) => FURNITURE.words.has(w));
 }
 
 interface BoundedText {

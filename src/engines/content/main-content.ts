@@ -3,6 +3,7 @@ import { DefuddleClass } from 'defuddle/node';
 import { parseHTML } from 'linkedom';
 import { elementBudget } from './element-budget.js';
 import { isJsonLdScript, jsonLdWithinBounds } from './json-ld.js';
+import { furnitureFor } from './page-furniture.js';
 import { wordTokens } from './token-f1.js';
 
 export interface MainContent {
@@ -91,38 +92,20 @@ const NEVER = new Set([
   'BUTTON',
   'DIALOG',
 ]);
-// Page furniture by tag or role; the fallback body drops these too.
-const FURNITURE = new Set(['NAV', 'HEADER', 'FOOTER', 'ASIDE']);
-const FURNITURE_ROLES = new Set([
-  'navigation',
-  'banner',
-  'contentinfo',
-  'complementary',
-  'dialog',
-  'alertdialog',
-]);
-// Comment threads and consent banners by their conventional ids; both extractors drop them anyway,
-// and on comment-heavy pages they are most of the elements defuddle's selector pass walks.
-const FURNITURE_IDS = new Set([
-  'comments',
-  'disqus_thread',
-  'respond',
-  'cookie-consent',
-  'cookie-banner',
-  'onetrust-consent-sdk',
-]);
+// Page furniture (page-furniture.ts); the fallback body drops it too.
+const FURNITURE = furnitureFor('main-content');
 
 function isFurniture(el: Element): boolean {
   const name = el.tagName.toUpperCase();
-  if (FURNITURE.has(name)) {
+  if (FURNITURE.tags.has(name)) {
     // A header inside the article holds its title block; a page header holding the article is rare
     // but real (the article would go with it), so keep any furniture that contains an article.
     if (name === 'HEADER' && el.closest('article, main, [role="main"]')) return false;
     return el.querySelector('article, main, [role="main"]') === null;
   }
   const role = el.getAttribute('role');
-  if (role && FURNITURE_ROLES.has(role.toLowerCase())) return el.querySelector('article, main') === null;
-  return FURNITURE_IDS.has(el.id.toLowerCase());
+  if (role && FURNITURE.roles.has(role.toLowerCase())) return el.querySelector('article, main') === null;
+  return FURNITURE.ids.has(el.id.toLowerCase());
 }
 
 // Both extractors slow down superlinearly with nesting depth (a chain of 200 divs costs defuddle
