@@ -4,23 +4,21 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readability } from '@mozilla/readability';
+import { DefuddleClass } from 'defuddle/node';
 import { parseHTML } from 'linkedom';
-import {
-  defuddleHtml,
-  extractMainContent,
-  plainText,
-  readabilityHtml,
-} from '../src/engines/content/main-content.js';
+import { extractMainContent, plainText } from '../src/engines/content/main-content.js';
 import { htmlToMarkdown } from '../src/engines/content/markdown.js';
-import { tokenF1 } from '../src/engines/content/token-f1.js';
+import { tokenF1 } from '../test/helpers/token-f1.js';
 
 const dir = join(import.meta.dirname, '../test/fixtures/content');
 const baseUrl = 'https://www.example.com/2024/05/14/story';
 
+// Each library alone on the page (defuddle never calls out: useAsync is off), beside the engine.
 type Method = (document: Document) => string;
 const methods: Record<string, Method> = {
-  defuddle: (d) => defuddleHtml(d, baseUrl),
-  readability: (d) => readabilityHtml(d),
+  defuddle: (d) => new DefuddleClass(d, { url: baseUrl, useAsync: false }).parse().content,
+  readability: (d) => new Readability(d).parse()?.content ?? '',
   combined: (d) => extractMainContent(d, baseUrl).html,
 };
 

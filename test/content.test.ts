@@ -5,9 +5,9 @@ import { gzipSync } from 'node:zlib';
 import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText } from '../src/engines/content/main-content.js';
-import { tokenF1 } from '../src/engines/content/token-f1.js';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
 import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { tokenF1 } from './helpers/token-f1.js';
 
 /* GET /v1/content and the legacy /content end to end: real Chromium, pages served by the test. */
 

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
+import { tokenF1 } from '../../../test/helpers/token-f1.js';
 import { extractMainContent, plainText } from './main-content.js';
-import { tokenF1 } from './token-f1.js';
 
 const dir = join(import.meta.dirname, '../../../test/fixtures/content');
 const pageUrl = 'https://www.example.com/2024/05/14/story';

@@ -4,7 +4,7 @@ import { parseHTML } from 'linkedom';
 import { elementBudget } from './element-budget.js';
 import { isJsonLdScript, jsonLdWithinBounds } from './json-ld.js';
 import { furnitureFor } from './page-furniture.js';
-import { wordTokens } from './token-f1.js';
+import { wordTokens } from './word-tokens.js';
 
 export interface MainContent {
   /** The main content as an HTML fragment (serialised), absolute URLs kept as in the page. */
@@ -147,18 +147,6 @@ function prune(root: Element): number {
 function pruned(document: Document): { readonly work: Document; readonly elements: number } {
   const work = document.cloneNode(true) as Document;
   return { work, elements: work.documentElement ? prune(work.documentElement) : 0 };
-}
-
-/** Defuddle's main content of a copy of `document` (never calls out: useAsync is off). */
-export function defuddleHtml(document: Document, pageUrl: string): string {
-  const copy = document.cloneNode(true) as Document;
-  return new DefuddleClass(copy, { url: pageUrl, useAsync: false }).parse().content;
-}
-
-/** Readability's article HTML of a copy of `document`, or '' when it finds none. */
-export function readabilityHtml(document: Document): string {
-  const copy = document.cloneNode(true) as Document;
-  return new Readability(copy).parse()?.content ?? '';
 }
 
 interface Candidate {

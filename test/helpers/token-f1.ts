@@ -1,15 +1,9 @@
+import { wordTokens } from '../../src/engines/content/word-tokens.js';
+
 export interface TokenScore {
   readonly precision: number;
   readonly recall: number;
   readonly f1: number;
-}
-
-// Letters and digits of any script; one pass, no backtracking.
-const WORD = /[\p{L}\p{N}]+/gu;
-
-/** Lower-cased word tokens of `text` (runs of Unicode letters and digits), in order. */
-export function wordTokens(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
 }
 
 /**
