@@ -20,10 +20,13 @@ import { WebcapError } from './errors.js';
 import { type App, buildApp } from './http/app.js';
 import { BullMqQueue } from './jobs/bullmq.js';
 import { InProcessQueue } from './jobs/in-process.js';
+import { countQueued } from './jobs/job-store.js';
 import { Jobs } from './jobs/jobs.js';
 import type { JobQueue } from './jobs/queue.js';
+import type { JobRunner } from './jobs/runner.js';
 import { Sealer } from './jobs/sealed.js';
 import { type WebhookDelivery, Webhooks } from './jobs/webhooks.js';
+import { buildOrUnwind, type Closers } from './lifecycle.js';
 import { createLogger } from './logging.js';
 import { NetworkGuard } from './net/guard.js';
 import type { Resolver } from './net/resolve.js';
@@ -51,7 +54,11 @@ export interface Runtime {
   readonly calls: CallDeps;
   /** Launches the browser and loads the ad blocker now rather than on the first call that needs them. */
   warmUp(): Promise<void>;
-  /** Stops taking requests, finishes those in flight, then closes the browser and the stores. */
+  /**
+   * Stops the upkeep and taking requests, finishes those in flight and the running jobs, then
+   * closes the engines and the stores: everything opened, latest first. Every closer runs even
+   * when one fails; it then rejects with a CloseError naming those that failed.
+   */
   close(): Promise<void>;
 }
 
@@ -64,22 +71,100 @@ export interface RuntimeOptions {
   readonly resolver?: Resolver;
 }
 
-/** The composition root: config → adapters → HTTP app. Chooses every adapter; nothing else does. */
+/**
+ * The composition root: config → stores → blobs → engines → calls → jobs → HTTP app → upkeep.
+ * Chooses every adapter; nothing else does. Each phase registers how what it opens closes, so a
+ * start that fails part way closes what was opened, latest first, and rethrows.
+ */
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
+  return buildOrUnwind(
+    async (closers) => {
+      const stores = await openStores(config, clock, logger, closers);
+      const blobs = openBlobs(config, clock, logger, closers);
+      const engines = await openEngines(config, logger, options.resolver, closers);
+      const calls = callDeps(config, clock, logger, stores, blobs, engines);
+      const metrics = new Metrics({
+        renderPool: () => engines.pool.state(),
+        extractors: () => engines.extractor.state(),
+        jobsQueued: () => countQueued(stores.store.db),
+      });
+      const jobs = openJobs(config, clock, logger, { stores, blobs, engines, calls, metrics }, closers);
+      const app = await buildApp(
+        {
+          config,
+          store: stores.store,
+          logger,
+          clock,
+          keys: stores.keys,
+          requestLog: stores.requestLog,
+          calls,
+          blobs,
+          signingSecret: stores.signingSecret,
+          metrics,
+          jobs,
+          renderPool: () => engines.pool.state(),
+        },
+        options.role === 'worker' ? 'health' : 'all',
+      );
+      closers.add('http', () => app.close());
+      await startUpkeep(config, clock, logger, { stores, blobs }, closers);
+      await jobs.start();
+      return {
+        config,
+        store: stores.store,
+        logger,
+        app,
+        guard: engines.guard,
+        pool: engines.pool,
+        jobs,
+        calls,
+        warmUp: engines.warmUp,
+        close: () => closers.close(),
+      };
+    },
+    (error) => logger.error({ err: error }, 'closing after a failed start failed'),
+  );
+}
+
+/** The rows and what keeps them: database, Redis for the rate caps, keys, reservations, request log. */
+interface Stores {
+  readonly store: Store;
+  readonly caps: RateCaps;
+  readonly keys: KeyCache;
+  readonly reservations: Reservations;
+  readonly requestLog: RequestLog;
+  readonly signingSecret: string;
+}
+
+async function openStores(config: Config, clock: Clock, logger: Logger, closers: Closers): Promise<Stores> {
   const store = await openStore(config.database, {
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     queryTimeoutMs: config.databaseQueryTimeoutMs,
     sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
     logger,
   });
+  closers.add('database', () => store.close());
   const redis =
     config.redisUrl === null ? null : capsRedisClient(config.redisUrl, config.redisCommandTimeoutMs, logger);
-  const caps = new RateCaps(redis);
+  if (redis !== null) closers.add('rate caps redis', () => redis.disconnect());
   const keys = new KeyCache(store.db, config.keyCacheTtlMs);
-  const reservations = new Reservations(store.db, clock, config.reservationHoldMs);
+  closers.add('key cache', () => keys.close());
   const requestLog = new RequestLog(store.db, logger, config.requestLogFlushIntervalMs);
+  closers.add('request log', () => requestLog.close());
+  return {
+    store,
+    caps: new RateCaps(redis),
+    keys,
+    reservations: new Reservations(store.db, clock, config.reservationHoldMs),
+    requestLog,
+    signingSecret: await resolveSigningSecret(store.db, config.signingSecret),
+  };
+}
+
+/** Cache entries, hosted files and job results: local files or a bucket, maybe with copies in memory. */
+function openBlobs(config: Config, clock: Clock, logger: Logger, closers: Closers): BlobStore {
   const stored: BlobStore =
     config.blobs.kind === 's3'
       ? new S3BlobStore(config.blobs, clock)
@@ -90,8 +175,29 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       : stored,
     logger,
   );
-  const signingSecret = await resolveSigningSecret(store.db, config.signingSecret);
-  const guard = await NetworkGuard.start(config, options.resolver);
+  closers.add('blobs', () => blobs.close());
+  return blobs;
+}
+
+/** The network guard, the browser pool, the extractor processes and the analyzer, and what the engines take. */
+interface Engines {
+  readonly guard: NetworkGuard;
+  readonly pool: BrowserPool;
+  readonly extractor: ExtractorPool;
+  readonly capture: CaptureDeps;
+  readonly content: ContentDeps;
+  readonly analyze: AnalyzeDeps;
+  readonly warmUp: () => Promise<void>;
+}
+
+async function openEngines(
+  config: Config,
+  logger: Logger,
+  resolver: Resolver | undefined,
+  closers: Closers,
+): Promise<Engines> {
+  const guard = await NetworkGuard.start(config, resolver);
+  closers.add('network guard', () => guard.close());
   const pool = new BrowserPool({
     ...config.browser,
     maxQueue: config.browser.maxQueueDepth,
@@ -99,6 +205,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     egress: guard.proxy,
     logger,
   });
+  closers.add('browser pool', () => pool.close());
   // Parsing the filter lists costs seconds on a first start, so it happens once, when first needed.
   let adBlocker: Promise<AdBlocker> | null = null;
   const loadBlocker = () => {
@@ -122,6 +229,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // What the extraction libraries print (defuddle reports bad JSON-LD with a stack trace).
     output: (line, stream) => logger.debug({ extractor: stream }, line),
   });
+  closers.add('extractors', () => extractor.close());
   const content: ContentDeps = {
     page: capture,
     extractor,
@@ -139,22 +247,70 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     config.analyzer.kind === 'openai'
       ? openAiAnalyzer(config.analyzer, logger)
       : extractiveAnalyzer(extractor);
+  closers.add('analyzer', () => analyzer.close());
   const analyze: AnalyzeDeps = {
     page: capture,
     extractor,
     analyzer,
     maxHtmlChars: config.content.maxHtmlChars,
   };
-  const calls: CallDeps = {
-    metering: { reservations, clock, caps, logger },
+  return {
     guard,
-    blobs,
+    pool,
+    extractor,
     capture,
     content,
     analyze,
-    signingSecret,
+    async warmUp() {
+      await pool.warmUp();
+      await loadBlocker();
+    },
+  };
+}
+
+/** What one billable call runs with, synchronous or as a job: metering, guard, blobs, engines. */
+function callDeps(
+  config: Config,
+  clock: Clock,
+  logger: Logger,
+  stores: Stores,
+  blobs: BlobStore,
+  engines: Engines,
+): CallDeps {
+  return {
+    metering: { reservations: stores.reservations, clock, caps: stores.caps, logger },
+    guard: engines.guard,
+    blobs,
+    capture: engines.capture,
+    content: engines.content,
+    analyze: engines.analyze,
+    signingSecret: stores.signingSecret,
     fileUrlTtlSeconds: config.fileUrlTtlSeconds,
     s3UploadTimeoutMs: config.s3UploadTimeoutMs,
+  };
+}
+
+/** Async jobs: the queue (in this process, or BullMQ on Redis), webhooks, and the runner over both. */
+function openJobs(
+  config: Config,
+  clock: Clock,
+  logger: Logger,
+  parts: {
+    readonly stores: Stores;
+    readonly blobs: BlobStore;
+    readonly engines: Engines;
+    readonly calls: CallDeps;
+    readonly metrics: Metrics;
+  },
+  closers: Closers,
+): Jobs {
+  const { stores, metrics } = parts;
+  // The queue and the webhooks call back into the runner that Jobs builds on them. It exists
+  // before either can: the queue delivers nothing, and webhooks poll nothing, before jobs.start().
+  let jobs: Jobs | undefined;
+  const runner = (): JobRunner => {
+    if (jobs === undefined) throw new Error('the job runner was called back before it was built');
+    return jobs.runner;
   };
   const queue: JobQueue =
     config.redisUrl === null
@@ -166,7 +322,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           maxAttempts: config.jobs.maxAttempts,
           logger,
           onAbandoned: async (id) => {
-            await jobs.runner.fail(
+            await runner().fail(
               id,
               { staleBefore: clock() },
               new WebcapError('internal', 'the job stalled too often'),
@@ -174,61 +330,60 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           },
         });
   const webhooks = new Webhooks({
-    db: store.db,
-    fetcher: guard.fetcher,
+    db: stores.store.db,
+    fetcher: parts.engines.guard.fetcher,
     clock,
     logger,
     timeoutMs: config.jobs.webhookTimeoutMs,
     retryWindowMs: config.jobs.webhookRetryWindowMs,
     backoffMs: config.jobs.webhookBackoffMs,
-    delivery: (job): Promise<WebhookDelivery> => jobs.runner.webhookDelivery(job),
+    delivery: (job): Promise<WebhookDelivery> => runner().webhookDelivery(job),
     observe: (outcome) => metrics.observeWebhook(outcome),
   });
-  const jobs = new Jobs({
-    db: store.db,
-    calls,
-    blobs,
-    sealer: new Sealer(signingSecret),
+  const built = new Jobs({
+    db: stores.store.db,
+    calls: parts.calls,
+    blobs: parts.blobs,
+    sealer: new Sealer(stores.signingSecret),
     clock,
     logger,
-    requestLog,
+    requestLog: stores.requestLog,
     webhooks,
     config: config.jobs,
     observe: (engine, outcome) => metrics.observeJob(engine, outcome),
     queue,
   });
-  const metrics = new Metrics({
-    renderPool: () => pool.state(),
-    extractors: () => extractor.state(),
-    jobsQueued: () => jobs.queued(),
-  });
-  const app = await buildApp(
-    {
-      config,
-      store,
-      logger,
-      clock,
-      keys,
-      requestLog,
-      calls,
-      blobs,
-      signingSecret,
-      metrics,
-      jobs,
-      renderPool: () => pool.state(),
-    },
-    options.role === 'worker' ? 'health' : 'all',
-  );
+  jobs = built;
+  // Closes the queue and the webhooks too, after the runs in flight.
+  closers.add('jobs', () => built.close());
+  return built;
+}
 
+/**
+ * The periodic upkeep, every task now and then at its interval (from config): expired
+ * reservations released (awaited, as before serving), expired blobs deleted, the request log pruned.
+ */
+async function startUpkeep(
+  config: Config,
+  clock: Clock,
+  logger: Logger,
+  parts: { readonly stores: Stores; readonly blobs: BlobStore },
+  closers: Closers,
+): Promise<void> {
+  const { stores, blobs } = parts;
+  const every = (name: string, intervalMs: number, task: () => Promise<unknown>) => {
+    const timer = setInterval(task, intervalMs);
+    timer.unref();
+    closers.add(name, () => clearInterval(timer));
+  };
   // Reservations of a process that died are released once their hold expires: now, then periodically.
   const sweep = () =>
-    reservations.releaseExpired().then(
+    stores.reservations.releaseExpired().then(
       (released) => released > 0 && logger.info({ released }, 'released expired reservations'),
       (error: unknown) => logger.error({ err: error }, 'releasing expired reservations failed'),
     );
   await sweep();
-  const sweeper = setInterval(sweep, Math.min(config.reservationSweepIntervalMs, config.reservationHoldMs));
-  sweeper.unref();
+  every('reservation sweep', Math.min(config.reservationSweepIntervalMs, config.reservationHoldMs), sweep);
   // Expired blobs already read as absent; the sweep reclaims their space.
   const sweepBlobs = () =>
     blobs.sweepExpired().then(
@@ -236,47 +391,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       (error: unknown) => logger.error({ err: error }, 'sweeping expired blobs failed'),
     );
   void sweepBlobs();
-  const blobSweeper = setInterval(sweepBlobs, config.blobSweepIntervalMs);
-  blobSweeper.unref();
+  every('blob sweep', config.blobSweepIntervalMs, sweepBlobs);
   // The request log is kept for its retention; the stats' minute totals for two hours.
   const pruneLog = () =>
-    pruneRequestLog(store.db, clock(), config.requestLogRetentionMs).then(
+    pruneRequestLog(stores.store.db, clock(), config.requestLogRetentionMs).then(
       ({ log, totals }) => (log > 0 || totals > 0) && logger.info({ log, totals }, 'pruned the request log'),
       (error: unknown) => logger.error({ err: error }, 'pruning the request log failed'),
     );
   void pruneLog();
-  const logPruner = setInterval(pruneLog, config.requestLogPruneIntervalMs);
-  logPruner.unref();
-  await jobs.start();
-
-  return {
-    config,
-    store,
-    logger,
-    app,
-    guard,
-    pool,
-    jobs,
-    calls,
-    async warmUp() {
-      await pool.warmUp();
-      await loadBlocker();
-    },
-    async close() {
-      clearInterval(sweeper);
-      clearInterval(blobSweeper);
-      clearInterval(logPruner);
-      await app.close();
-      await jobs.close();
-      await pool.close();
-      await extractor.close();
-      await analyzer.close();
-      await guard.close();
-      await requestLog.close();
-      keys.close();
-      await blobs.close();
-      await store.close();
-      redis?.disconnect();
-    },
-  };
+  every('request log pruning', config.requestLogPruneIntervalMs, pruneLog);
 }

@@ -1,7 +1,7 @@
 import { type Config, ConfigError } from '../config.js';
-import { createRuntime } from '../main.js';
 import { listen } from './listen.js';
 import { stopOnSignal } from './stop-on-signal.js';
+import { withRuntime } from './with-runtime.js';
 
 /**
  * `webcap worker`: runs async jobs from the BullMQ queue (REDIS_URL), serving only /healthz,
@@ -19,10 +19,11 @@ export async function worker(config: Config): Promise<void> {
   if (config.jobs.concurrency === 0) {
     throw new ConfigError('JOB_CONCURRENCY', 'at least 1 for `webcap worker`', '0');
   }
-  const runtime = await createRuntime(config, { role: 'worker' });
-  stopOnSignal(runtime);
-  const address = await listen(runtime, config.host, config.workerPort, 'WORKER_PORT');
-  process.stdout.write(
-    `webcap: worker running ${config.jobs.concurrency} job(s) at a time from queue ${config.jobs.queueName}; health and metrics on ${address}\n`,
-  );
+  await withRuntime(config, { role: 'worker' }, async (runtime) => {
+    stopOnSignal(runtime);
+    const address = await listen(runtime.app, config.host, config.workerPort, 'WORKER_PORT');
+    process.stdout.write(
+      `webcap: worker running ${config.jobs.concurrency} job(s) at a time from queue ${config.jobs.queueName}; health and metrics on ${address}\n`,
+    );
+  });
 }

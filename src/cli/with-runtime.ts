@@ -1,0 +1,22 @@
+import type { Config } from '../config.js';
+import { buildOrUnwind } from '../lifecycle.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../main.js';
+
+/**
+ * Starts a runtime and runs what a command does with it before it serves (bootstrap, listen);
+ * when that throws, the runtime is closed before the error goes on to the command line.
+ */
+export function withRuntime(
+  config: Config,
+  options: RuntimeOptions,
+  start: (runtime: Runtime) => Promise<void>,
+): Promise<void> {
+  return buildOrUnwind(
+    async (closers) => {
+      const runtime = await createRuntime(config, options);
+      closers.add('runtime', () => runtime.close());
+      await start(runtime);
+    },
+    (error) => process.stderr.write(`webcap: ${error instanceof Error ? error.message : String(error)}\n`),
+  );
+}
