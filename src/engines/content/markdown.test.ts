@@ -1,6 +1,6 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown, markdownOfDocument } from './markdown.js';
+import { htmlToMarkdown, markdownOfElement } from './markdown.js';
 
 const base = 'https://example.com/blog/post';
 
@@ -138,12 +138,12 @@ describe('htmlToMarkdown', () => {
     expect(md).toContain('after');
   });
 
-  it('converts a parsed document without changing it', () => {
+  it('converts an element of a parsed document without changing it', () => {
     const { document } = parseHTML(
       '<html><head></head><body><p><a href="/x">x</a></p><script>s()</script></body></html>',
     );
     const before = document.toString();
-    expect(markdownOfDocument(document, base)).toBe('[x](https://example.com/x)\n');
+    expect(markdownOfElement(document.body, base)).toBe('[x](https://example.com/x)\n');
     expect(document.toString()).toBe(before);
   });
 });

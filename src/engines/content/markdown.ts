@@ -331,11 +331,6 @@ function markdownInPlace(root: Element, baseUrl: string): string {
   return tidy(turndown.turndown(root as unknown as TurndownService.Node));
 }
 
-/** GitHub-flavoured Markdown of a whole parsed page's body, without a reparse; `document` is not changed. */
-export function markdownOfDocument(document: Document, baseUrl: string): string {
-  return document.body ? markdownOfElement(document.body, baseUrl) : '';
-}
-
 /** GitHub-flavoured Markdown of an HTML fragment or document; links and images absolute against baseUrl. Deterministic. */
 export function htmlToMarkdown(html: string, baseUrl: string): string {
   const head = html.slice(0, 1024).toLowerCase();
