@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, NetworkPolicy, parseAllowList } from './address-policy.js';
+import { NetworkPolicy, parseAllowList } from './address-policy.js';
 
+// The default policy, with no allow list: what every address gets unless the operator lists it.
+const defaultPolicy = new NetworkPolicy();
+const verdictOf = (address: string) => defaultPolicy.check(address, 443);
 const reasonOf = (address: string) => {
-  const verdict = classifyAddress(address);
+  const verdict = verdictOf(address);
   return verdict.allowed ? 'allowed' : verdict.reason;
 };
 
-describe('classifyAddress: IPv4', () => {
+describe('NetworkPolicy, default: IPv4', () => {
   it.each([
     ['8.8.8.8'],
     ['1.1.1.1'],
@@ -26,7 +29,7 @@ describe('classifyAddress: IPv4', () => {
     ['198.20.0.0'],
     ['223.255.255.255'],
   ])('allows global unicast %s', (address) => {
-    expect(classifyAddress(address)).toEqual({ allowed: true });
+    expect(verdictOf(address)).toEqual({ allowed: true });
   });
 
   it.each([
@@ -60,7 +63,7 @@ describe('classifyAddress: IPv4', () => {
   });
 });
 
-describe('classifyAddress: IPv6', () => {
+describe('NetworkPolicy, default: IPv6', () => {
   it.each([
     ['2606:4700:4700::1111'],
     ['2a00:1450:4001:80b::200e'],
@@ -70,7 +73,7 @@ describe('classifyAddress: IPv6', () => {
     ['2002:808:808::1'], // 6to4 of 8.8.8.8
     ['2001:0:4136:e378:8000:63bf:f7f7:f7f7'], // Teredo: server 65.54.227.120, client 8.8.8.8
   ])('allows %s', (address) => {
-    expect(classifyAddress(address)).toEqual({ allowed: true });
+    expect(verdictOf(address)).toEqual({ allowed: true });
   });
 
   it.each([
@@ -160,7 +163,7 @@ describe('parseAllowList', () => {
   });
 });
 
-describe('NetworkPolicy', () => {
+describe('NetworkPolicy with an allow list', () => {
   const policy = new NetworkPolicy(
     parseAllowList('127.0.0.1/32:8081,10.0.0.0/8,[::1]/128:8080,[::ffff:192.168.0.0]/112:443'),
   );

@@ -172,12 +172,6 @@ function classifyIp(ip: Ip): AddressVerdict {
   return contains(GLOBAL_UNICAST_V6, ip) ? ALLOWED : refused('a reserved IPv6 address (not global unicast)');
 }
 
-/** Classifies an IPv4 or IPv6 address (an optional %zone is ignored) by the default policy: only global unicast passes. */
-export function classifyAddress(address: string): AddressVerdict {
-  const ip = parseIp(address);
-  return ip === null ? refused('not an IP address') : classifyIp(unwrapMapped(ip));
-}
-
 const ENTRY_V4 = /^(\d{1,3}(?:\.\d{1,3}){3})(?:\/(\d{1,2}))?(?::(\d{1,5}))?$/;
 const ENTRY_V6 = /^\[([0-9A-Fa-f:.]+)\](?:\/(\d{1,3}))?(?::(\d{1,5}))?$/;
 
@@ -218,7 +212,10 @@ export function parseAllowList(text: string): readonly AllowRule[] | undefined {
 export class NetworkPolicy {
   constructor(readonly allowList: readonly AllowRule[] = []) {}
 
-  /** Whether a connection to address:port may be made; an allow-list entry lets a refused address through. */
+  /**
+   * Whether a connection to address:port may be made. An IPv4 or IPv6 address (an optional %zone
+   * is ignored) passes when it is global unicast, or when an allow-list entry lets it through.
+   */
   check(address: string, port: number): AddressVerdict {
     const ip = parseIp(address);
     if (ip === null) return refused('not an IP address');
