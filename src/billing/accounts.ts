@@ -59,23 +59,6 @@ export function fromAccountRow(row: AccountsTable): Account {
   };
 }
 
-/** The operator-facing JSON of an account: every field of the record. */
-export function accountJson(account: Account) {
-  return {
-    id: account.id,
-    name: account.name,
-    slug: account.slug,
-    active: account.active,
-    stats_enabled: account.statsEnabled,
-    monthly_quota: account.monthlyQuota,
-    per_second: account.perSecond,
-    per_minute: account.perMinute,
-    billing_anchor: account.billingAnchor,
-    created_at: account.createdAt,
-    updated_at: account.updatedAt,
-  };
-}
-
 function checkLimit(name: string, value: number | null | undefined, max: number): void {
   if (value === undefined || value === null) return;
   if (!Number.isSafeInteger(value) || value < 0 || value > max) {

@@ -1,7 +1,7 @@
 import { invalidParam } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { newId } from '../store/ids.js';
-import type { PacksTable } from '../store/schema.js';
+import type { BalanceSource, PacksTable, ReservationStatus } from '../store/schema.js';
 import { getAccountBySlug } from './accounts.js';
 import { MAX_AMOUNT, MAX_STORED_COUNT } from './amounts.js';
 import { parseIsoDate } from './iso-date.js';
@@ -14,21 +14,45 @@ export interface Pack {
   readonly purchasedAt: string;
 }
 
-function fromPackRow(row: PacksTable): Pack {
-  return { id: row.id, title: row.title, total: row.total, used: row.used, purchasedAt: row.purchased_at };
+/** A grant of credits, with the account's credit totals after it. */
+export interface CreditGrant {
+  readonly id: string;
+  readonly accountSlug: string;
+  readonly amount: number;
+  readonly note: string;
+  readonly grantedAt: string;
+  readonly credits: { readonly given: number; readonly consumed: number };
 }
 
-/** The operator-facing JSON of a pack. */
-export function packJson(pack: Pack, accountSlug: string) {
-  return {
-    id: pack.id,
-    account: accountSlug,
-    title: pack.title,
-    total: pack.total,
-    used: pack.used,
-    remaining: pack.total - pack.used,
-    purchased_at: pack.purchasedAt,
-  };
+/** One reserved unit: where it was drawn from and how it settled. */
+export interface LedgerEntry {
+  readonly id: string;
+  readonly keyId: string;
+  readonly engine: string;
+  readonly source: BalanceSource;
+  readonly packId: string | null;
+  readonly periodStart: string | null;
+  readonly status: ReservationStatus;
+  readonly createdAt: string;
+  readonly settledAt: string | null;
+}
+
+/** An account's units: committed per source (what it was billed, all time), in flight, released. */
+export interface LedgerTotals {
+  readonly committed: { readonly subscription: number; readonly pack: number; readonly credit: number };
+  readonly reserved: number;
+  readonly released: number;
+}
+
+export interface Ledger {
+  readonly accountSlug: string;
+  readonly totals: LedgerTotals;
+  /** Newest first. */
+  readonly entries: readonly LedgerEntry[];
+}
+
+function fromPackRow(row: PacksTable): Pack {
+  return { id: row.id, title: row.title, total: row.total, used: row.used, purchasedAt: row.purchased_at };
 }
 
 function checkAmount(name: string, value: number): void {
@@ -75,7 +99,7 @@ export async function grantCredits(
   db: Db,
   input: { accountSlug: string; amount: number; note?: string },
   now: Date,
-) {
+): Promise<CreditGrant> {
   checkAmount('amount', input.amount);
   const account = await getAccountBySlug(db, input.accountSlug);
   const grant = {
@@ -104,10 +128,10 @@ export async function grantCredits(
     .executeTakeFirstOrThrow();
   return {
     id: grant.id,
-    account: account.slug,
+    accountSlug: account.slug,
     amount: grant.amount,
     note: grant.note,
-    granted_at: grant.granted_at,
+    grantedAt: grant.granted_at,
     credits: { given: totals.credits_given, consumed: totals.credits_used },
   };
 }
@@ -116,7 +140,7 @@ export async function grantCredits(
  * The account's ledger: committed units per source (what it was billed, all time) and the
  * latest `limit` reservations, newest first, with where each was drawn from and how it settled.
  */
-export async function listLedger(db: Db, accountSlug: string, limit: number) {
+export async function listLedger(db: Db, accountSlug: string, limit: number): Promise<Ledger> {
   const account = await getAccountBySlug(db, accountSlug);
   const sums = await db
     .selectFrom('reservations')
@@ -143,18 +167,18 @@ export async function listLedger(db: Db, accountSlug: string, limit: number) {
     .limit(limit)
     .execute();
   return {
-    account: account.slug,
+    accountSlug: account.slug,
     totals,
     entries: rows.map((r) => ({
       id: r.id,
-      key_id: r.key_id,
+      keyId: r.key_id,
       engine: r.engine,
       source: r.source,
-      pack_id: r.pack_id,
-      period_start: r.period_start,
+      packId: r.pack_id,
+      periodStart: r.period_start,
       status: r.status,
-      created_at: r.created_at,
-      settled_at: r.settled_at,
+      createdAt: r.created_at,
+      settledAt: r.settled_at,
     })),
   };
 }

@@ -30,6 +30,12 @@ export interface ApiKey {
   readonly updatedAt: string;
 }
 
+/** A key's record with the slug of the account it belongs to. */
+export interface KeyRecord {
+  readonly key: ApiKey;
+  readonly accountSlug: string;
+}
+
 export interface NewKey {
   readonly accountSlug: string;
   readonly alias?: string;
@@ -84,24 +90,6 @@ function fromKeyRow(row: ApiKeysTable): ApiKey {
     },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-  };
-}
-
-/** The operator-facing JSON of a key: every field of the record, never the key or its hash. */
-export function keyJson(key: ApiKey, accountSlug: string) {
-  return {
-    id: key.id,
-    account: accountSlug,
-    account_id: key.accountId,
-    alias: key.alias,
-    category: key.category,
-    prefix: key.prefix,
-    active: key.active,
-    expires_at: key.expiresAt,
-    revoked_at: key.revokedAt,
-    quotas: key.quotas,
-    created_at: key.createdAt,
-    updated_at: key.updatedAt,
   };
 }
 
@@ -162,7 +150,7 @@ export async function createKey(
   return { key: fromKeyRow(row), plaintext };
 }
 
-export async function getKey(db: Db, id: string): Promise<{ key: ApiKey; accountSlug: string }> {
+export async function getKey(db: Db, id: string): Promise<KeyRecord> {
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
@@ -175,10 +163,7 @@ export async function getKey(db: Db, id: string): Promise<{ key: ApiKey; account
 }
 
 /** Every key, or those of one account, oldest first. */
-export async function listKeys(
-  db: Db,
-  accountSlug?: string,
-): Promise<{ key: ApiKey; accountSlug: string }[]> {
+export async function listKeys(db: Db, accountSlug?: string): Promise<KeyRecord[]> {
   let query = db
     .selectFrom('api_keys')
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
@@ -195,7 +180,7 @@ export async function listKeys(
 }
 
 /** Applies the fields present in the patch; a revoked key cannot be made active again. */
-export async function updateKey(db: Db, id: string, patch: KeyPatch, now: Date) {
+export async function updateKey(db: Db, id: string, patch: KeyPatch, now: Date): Promise<KeyRecord> {
   checkCategory(patch.category);
   checkQuotas(patch.quotas);
   const expiresAt = normalizeExpiry(patch.expiresAt);
@@ -219,7 +204,7 @@ export async function updateKey(db: Db, id: string, patch: KeyPatch, now: Date) 
 }
 
 /** Deactivates a key for good. */
-export async function revokeKey(db: Db, id: string, now: Date) {
+export async function revokeKey(db: Db, id: string, now: Date): Promise<KeyRecord> {
   const { key } = await getKey(db, id);
   const stamp = now.toISOString();
   await db

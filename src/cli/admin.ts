@@ -1,17 +1,27 @@
 import { Command, InvalidArgumentError } from 'commander';
 import {
-  accountJson,
   createAccount,
-  getAccountBySlug,
   listAccounts,
+  rotateWebhookSecret,
+  showAccount,
+  showWebhookSecret,
   updateAccount,
-} from '../billing/accounts.js';
-import { addPack, grantCredits, listLedger, listPacks, packJson } from '../billing/balances.js';
-import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../billing/keys.js';
+} from '../admin/accounts.js';
+import { addPack, grantCredits, listPacks, showLedger } from '../admin/balances.js';
+import type { AdminDeps } from '../admin/deps.js';
+import {
+  accountJson,
+  createdKeyJson,
+  grantJson,
+  keyJson,
+  ledgerJson,
+  packJson,
+  webhookSecretJson,
+} from '../admin/json.js';
+import { createKey, listKeys, revokeKey, showKey, updateKey } from '../admin/keys.js';
+import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
-import { cancelWithdrawnJobs } from '../jobs/authority.js';
-import { rotateWebhookSecret, webhookSecret } from '../jobs/webhook-secret.js';
-import { type Db, openStore } from '../store/db.js';
+import { openStore } from '../store/db.js';
 
 function count(raw: string): number {
   if (!/^\d+$/.test(raw)) throw new InvalidArgumentError('expected a non-negative integer');
@@ -45,6 +55,9 @@ function bool(raw: string): boolean {
 function expiry(raw: string): string {
   return raw === 'never' ? CLEAR : raw;
 }
+
+/** Where a command's result goes (process.stdout in the process). */
+export type Write = (text: string) => void;
 
 type Print = (value: unknown, human: string) => void;
 
@@ -88,21 +101,22 @@ function limitsOf(opts: AccountOptions) {
   };
 }
 
-/** Runs one admin action against the configured database and prints its result. */
+/** Runs one admin operation against the configured database and prints its result to `stdout`. */
 function action<A extends unknown[]>(
   config: () => Config,
-  run: (db: Db, print: Print, ...args: A) => Promise<void>,
+  stdout: Write,
+  run: (admin: AdminDeps, print: Print, ...args: A) => Promise<void>,
 ): (...args: A) => Promise<void> {
   return async (...args: A) => {
     const command = args[args.length - 1] as Command;
     const json = command.optsWithGlobals().json === true;
     const print: Print = (value, human) => {
-      process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human}\n`);
+      stdout(json ? `${JSON.stringify(value, null, 2)}\n` : `${human}\n`);
     };
-    const { database, sqliteBusyTimeoutMs } = config();
+    const { database, sqliteBusyTimeoutMs, jobs } = config();
     const store = await openStore(database, { sqliteBusyTimeoutMs });
     try {
-      await run(store.db, print, ...args);
+      await run({ db: store.db, clock: systemClock, jobRetentionMs: jobs.retentionMs }, print, ...args);
     } finally {
       await store.close();
     }
@@ -123,8 +137,13 @@ function describeKey(k: ReturnType<typeof keyJson>): string {
   return `${k.id}\t${k.account}\t${k.alias}\t${k.category}\t${k.prefix}…\t${state}\texpires ${k.expires_at ?? 'never'}`;
 }
 
-/** `webcap admin ...`: operator commands working directly on the service's database. */
-export function adminCommand(config: () => Config): Command {
+/**
+ * `webcap admin ...`: src/admin's operations on the service's database, from the command line.
+ * Results go to `stdout`; failures are thrown (WebcapError, ConfigError) for the caller to report.
+ */
+export function adminCommand(config: () => Config, stdout: Write): Command {
+  const run = <A extends unknown[]>(op: (admin: AdminDeps, print: Print, ...args: A) => Promise<void>) =>
+    action(config, stdout, op);
   const admin = new Command('admin')
     .description('manage accounts, API keys, packs and credits')
     .option('--json', 'print JSON');
@@ -141,18 +160,14 @@ export function adminCommand(config: () => Config): Command {
     .option('--billing-anchor <date>', 'start of the first billing period (ISO 8601)')
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print, opts: AccountOptions & { name: string; slug: string }) => {
-        const account = await createAccount(
-          db,
-          {
-            name: opts.name,
-            slug: opts.slug,
-            ...limitsOf(opts),
-            statsEnabled: opts.stats,
-            billingAnchor: opts.billingAnchor,
-          },
-          new Date(),
-        );
+      run(async (admin, print, opts: AccountOptions & { name: string; slug: string }) => {
+        const account = await createAccount(admin, {
+          name: opts.name,
+          slug: opts.slug,
+          ...limitsOf(opts),
+          statsEnabled: opts.stats,
+          billingAnchor: opts.billingAnchor,
+        });
         const json = accountJson(account);
         print(json, `created account ${describeAccount(json)}`);
       }),
@@ -161,8 +176,8 @@ export function adminCommand(config: () => Config): Command {
     .command('list')
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print) => {
-        const list = (await listAccounts(db)).map(accountJson);
+      run(async (admin, print) => {
+        const list = (await listAccounts(admin)).map(accountJson);
         print({ accounts: list }, list.map(describeAccount).join('\n') || 'no accounts');
       }),
     );
@@ -170,8 +185,8 @@ export function adminCommand(config: () => Config): Command {
     .command('show <slug>')
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print, slug: string) => {
-        const json = accountJson(await getAccountBySlug(db, slug));
+      run(async (admin, print, slug: string) => {
+        const json = accountJson(await showAccount(admin, slug));
         print(json, describeAccount(json));
       }),
     );
@@ -181,12 +196,11 @@ export function adminCommand(config: () => Config): Command {
     .option('--rotate', 'replace it with a new one first')
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print, slug: string, opts: { rotate?: boolean }) => {
-        const account = await getAccountBySlug(db, slug);
+      run(async (admin, print, slug: string, opts: { rotate?: boolean }) => {
         const secret = opts.rotate
-          ? await rotateWebhookSecret(db, account.id)
-          : await webhookSecret(db, account.id);
-        print({ account: account.slug, webhook_secret: secret }, secret);
+          ? await rotateWebhookSecret(admin, slug)
+          : await showWebhookSecret(admin, slug);
+        print(webhookSecretJson(secret), secret.secret);
       }),
     );
   accounts
@@ -200,24 +214,14 @@ export function adminCommand(config: () => Config): Command {
     .option('--billing-anchor <date>', 'start of billing periods (ISO 8601)')
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print, slug: string, opts: AccountOptions) => {
-        const now = new Date();
-        const account = await updateAccount(
-          db,
-          slug,
-          {
-            name: opts.name,
-            active: opts.active,
-            statsEnabled: opts.stats,
-            ...limitsOf(opts),
-            billingAnchor: opts.billingAnchor,
-          },
-          now,
-        );
-        if (!account.active) {
-          const { retentionMs } = config().jobs;
-          await cancelWithdrawnJobs(db, { accountId: account.id }, 'account_inactive', now, retentionMs);
-        }
+      run(async (admin, print, slug: string, opts: AccountOptions) => {
+        const account = await updateAccount(admin, slug, {
+          name: opts.name,
+          active: opts.active,
+          statsEnabled: opts.stats,
+          ...limitsOf(opts),
+          billingAnchor: opts.billingAnchor,
+        });
         const json = accountJson(account);
         print(json, `updated account ${describeAccount(json)}`);
       }),
@@ -236,20 +240,19 @@ export function adminCommand(config: () => Config): Command {
     .option('--quota-monthly <n>', 'billable calls per UTC month', count)
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print, opts: KeyOptions & { account: string }) => {
-        const { key, plaintext } = await createKey(
-          db,
-          {
-            accountSlug: opts.account,
-            alias: opts.alias,
-            category: opts.category,
-            expiresAt: cleared(opts.expires),
-            quotas: quotasOf(opts),
-          },
-          new Date(),
+      run(async (admin, print, opts: KeyOptions & { account: string }) => {
+        const created = await createKey(admin, {
+          accountSlug: opts.account,
+          alias: opts.alias,
+          category: opts.category,
+          expiresAt: cleared(opts.expires),
+          quotas: quotasOf(opts),
+        });
+        const json = createdKeyJson(created);
+        print(
+          json,
+          `created key ${describeKey(json)}\n\n  ${created.plaintext}\n\nThe key is shown only this once.`,
         );
-        const json = { ...keyJson(key, opts.account), key: plaintext };
-        print(json, `created key ${describeKey(json)}\n\n  ${plaintext}\n\nThe key is shown only this once.`);
       }),
     );
   keys
@@ -257,10 +260,8 @@ export function adminCommand(config: () => Config): Command {
     .option('--account <slug>', 'only this account')
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print, opts: { account?: string }) => {
-        const list = (await listKeys(db, opts.account)).map(({ key, accountSlug }) =>
-          keyJson(key, accountSlug),
-        );
+      run(async (admin, print, opts: { account?: string }) => {
+        const list = (await listKeys(admin, { accountSlug: opts.account })).map(keyJson);
         print({ keys: list }, list.map(describeKey).join('\n') || 'no keys');
       }),
     );
@@ -276,24 +277,16 @@ export function adminCommand(config: () => Config): Command {
     .option('--quota-monthly <n>', 'or none', limit)
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print, id: string, opts: KeyOptions) => {
-        const now = new Date();
-        const { key, accountSlug } = await updateKey(
-          db,
-          id,
-          {
+      run(async (admin, print, id: string, opts: KeyOptions) => {
+        const json = keyJson(
+          await updateKey(admin, id, {
             alias: opts.alias,
             category: opts.category,
             active: opts.active,
             expiresAt: cleared(opts.expires),
             quotas: quotasOf(opts),
-          },
-          now,
+          }),
         );
-        if (!key.active) {
-          await cancelWithdrawnJobs(db, { keyId: key.id }, 'inactive', now, config().jobs.retentionMs);
-        }
-        const json = keyJson(key, accountSlug);
         print(json, `updated key ${describeKey(json)}`);
       }),
     );
@@ -301,11 +294,8 @@ export function adminCommand(config: () => Config): Command {
     .command('revoke <id>')
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print, id: string) => {
-        const now = new Date();
-        const { key, accountSlug } = await revokeKey(db, id, now);
-        await cancelWithdrawnJobs(db, { keyId: key.id }, 'inactive', now, config().jobs.retentionMs);
-        const json = keyJson(key, accountSlug);
+      run(async (admin, print, id: string) => {
+        const json = keyJson(await revokeKey(admin, id));
         print(json, `revoked key ${describeKey(json)}`);
       }),
     );
@@ -313,9 +303,8 @@ export function adminCommand(config: () => Config): Command {
     .command('show <id>')
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print, id: string) => {
-        const { key, accountSlug } = await getKey(db, id);
-        const json = keyJson(key, accountSlug);
+      run(async (admin, print, id: string) => {
+        const json = keyJson(await showKey(admin, id));
         print(json, describeKey(json));
       }),
     );
@@ -329,20 +318,20 @@ export function adminCommand(config: () => Config): Command {
     .option('--purchased-at <date>', 'purchase time (ISO 8601), which orders the draw; default now')
     .option('--json', 'print JSON')
     .action(
-      action(
-        config,
-        async (db, print, opts: { account: string; total: number; title?: string; purchasedAt?: string }) => {
-          const pack = await addPack(
-            db,
-            {
+      run(
+        async (
+          admin,
+          print,
+          opts: { account: string; total: number; title?: string; purchasedAt?: string },
+        ) => {
+          const json = packJson(
+            await addPack(admin, {
               accountSlug: opts.account,
               total: opts.total,
               title: opts.title,
               purchasedAt: opts.purchasedAt,
-            },
-            new Date(),
+            }),
           );
-          const json = packJson(pack, opts.account);
           print(json, `added pack ${describePack(json)}`);
         },
       ),
@@ -352,9 +341,8 @@ export function adminCommand(config: () => Config): Command {
     .requiredOption('--account <slug>', 'owning account')
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print, opts: { account: string }) => {
-        const account = await getAccountBySlug(db, opts.account);
-        const list = (await listPacks(db, account.id)).map((p) => packJson(p, account.slug));
+      run(async (admin, print, opts: { account: string }) => {
+        const list = (await listPacks(admin, opts.account)).map(packJson);
         print({ packs: list }, list.map(describePack).join('\n') || 'no packs');
       }),
     );
@@ -367,11 +355,9 @@ export function adminCommand(config: () => Config): Command {
     .option('--note <note>', 'why, for the ledger')
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print, opts: { account: string; amount: number; note?: string }) => {
-        const grant = await grantCredits(
-          db,
-          { accountSlug: opts.account, amount: opts.amount, note: opts.note },
-          new Date(),
+      run(async (admin, print, opts: { account: string; amount: number; note?: string }) => {
+        const grant = grantJson(
+          await grantCredits(admin, { accountSlug: opts.account, amount: opts.amount, note: opts.note }),
         );
         print(
           grant,
@@ -386,8 +372,8 @@ export function adminCommand(config: () => Config): Command {
     .option('--limit <n>', 'rows to show', positive, 50)
     .option('--json', 'print JSON')
     .action(
-      action(config, async (db, print, slug: string, opts: { limit: number }) => {
-        const ledger = await listLedger(db, slug, opts.limit);
+      run(async (admin, print, slug: string, opts: { limit: number }) => {
+        const ledger = ledgerJson(await showLedger(admin, slug, opts.limit));
         const c = ledger.totals.committed;
         const head = `billed: subscription ${c.subscription}, packs ${c.pack}, credits ${c.credit}; in flight ${ledger.totals.reserved}; released ${ledger.totals.released}`;
         const lines = ledger.entries.map(

@@ -30,7 +30,7 @@ program
     const { worker } = await import('./worker.js');
     await worker(config());
   });
-program.addCommand(adminCommand(config));
+program.addCommand(adminCommand(config, (text) => process.stdout.write(text)));
 
 try {
   await program.parseAsync(process.argv);

@@ -1,17 +1,26 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
-  accountJson,
   createAccount,
-  getAccountBySlug,
   listAccounts,
+  rotateWebhookSecret,
+  showAccount,
+  showWebhookSecret,
   updateAccount,
-} from '../../billing/accounts.js';
+} from '../../admin/accounts.js';
+import { addPack, grantCredits, listPacks, showLedger } from '../../admin/balances.js';
+import type { AdminDeps } from '../../admin/deps.js';
+import {
+  accountJson,
+  createdKeyJson,
+  grantJson,
+  keyJson,
+  ledgerJson,
+  packJson,
+  webhookSecretJson,
+} from '../../admin/json.js';
+import { createKey, listKeys, revokeKey, showKey, updateKey } from '../../admin/keys.js';
 import { MAX_AMOUNT, MAX_RATE } from '../../billing/amounts.js';
-import { addPack, grantCredits, listLedger, listPacks, packJson } from '../../billing/balances.js';
-import { createKey, getKey, keyJson, listKeys, revokeKey, updateKey } from '../../billing/keys.js';
-import { cancelWithdrawnJobs } from '../../jobs/authority.js';
-import { rotateWebhookSecret, webhookSecret } from '../../jobs/webhook-secret.js';
 import { bearerCheck } from '../bearer.js';
 import type { AppDeps } from '../deps.js';
 import {
@@ -110,11 +119,14 @@ const CreditGrant = Type.Object(
   { additionalProperties: false },
 );
 
-/** The operator API under /admin/v1, behind `Authorization: Bearer $WEBCAP_ADMIN_TOKEN`. */
+/** The operator API under /admin/v1, behind `Authorization: Bearer $WEBCAP_ADMIN_TOKEN`: src/admin's operations over HTTP. */
 export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTypebox {
   const check = bearerCheck(token, 'admin token');
-  const { db } = deps.store;
-  const { retentionMs } = deps.config.jobs;
+  const admin: AdminDeps = {
+    db: deps.store.db,
+    clock: deps.clock,
+    jobRetentionMs: deps.config.jobs.retentionMs,
+  };
   return async (app) => {
     app.addHook('onRequest', async (request) => {
       check(request);
@@ -122,25 +134,23 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
     const tags = ['admin'];
     const security = [{ adminToken: [] }];
     const failures = errors(400, 401, 404, 409, 413, 500, 503);
+    const SlugParams = Type.Object({ slug: Slug });
+    const KeyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
     app.post(
       '/accounts',
       { schema: { tags, security, body: AccountCreate, response: { 201: AccountBody, ...failures } } },
       async (request, reply) => {
         const body = request.body;
-        const account = await createAccount(
-          db,
-          {
-            name: body.name,
-            slug: body.slug,
-            monthlyQuota: body.monthly_quota,
-            perSecond: body.per_second,
-            perMinute: body.per_minute,
-            statsEnabled: body.stats_enabled,
-            billingAnchor: body.billing_anchor,
-          },
-          deps.clock(),
-        );
+        const account = await createAccount(admin, {
+          name: body.name,
+          slug: body.slug,
+          monthlyQuota: body.monthly_quota,
+          perSecond: body.per_second,
+          perMinute: body.per_minute,
+          statsEnabled: body.stats_enabled,
+          billingAnchor: body.billing_anchor,
+        });
         return reply.code(201).send(accountJson(account));
       },
     );
@@ -154,41 +164,26 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           response: { 200: Type.Object({ accounts: Type.Array(AccountBody) }), ...failures },
         },
       },
-      async () => ({
-        accounts: (await listAccounts(db)).map(accountJson),
-      }),
+      async () => ({ accounts: (await listAccounts(admin)).map(accountJson) }),
     );
 
     app.get(
       '/accounts/:slug',
-      {
-        schema: {
-          tags,
-          security,
-          params: Type.Object({ slug: Slug }),
-          response: { 200: AccountBody, ...failures },
-        },
-      },
-      async (request) => accountJson(await getAccountBySlug(db, request.params.slug)),
+      { schema: { tags, security, params: SlugParams, response: { 200: AccountBody, ...failures } } },
+      async (request) => accountJson(await showAccount(admin, request.params.slug)),
     );
     // The account's webhook signing secret (docs/jobs.md): shown to the operator, who hands it to
     // the account's owner, and rotated on demand.
     const secretResponse = { 200: WebhookSecretBody, ...failures };
     app.get(
       '/accounts/:slug/webhook-secret',
-      { schema: { tags, security, params: Type.Object({ slug: Slug }), response: secretResponse } },
-      async (request) => {
-        const account = await getAccountBySlug(db, request.params.slug);
-        return { account: account.slug, webhook_secret: await webhookSecret(db, account.id) };
-      },
+      { schema: { tags, security, params: SlugParams, response: secretResponse } },
+      async (request) => webhookSecretJson(await showWebhookSecret(admin, request.params.slug)),
     );
     app.post(
       '/accounts/:slug/webhook-secret/rotate',
-      { schema: { tags, security, params: Type.Object({ slug: Slug }), response: secretResponse } },
-      async (request) => {
-        const account = await getAccountBySlug(db, request.params.slug);
-        return { account: account.slug, webhook_secret: await rotateWebhookSecret(db, account.id) };
-      },
+      { schema: { tags, security, params: SlugParams, response: secretResponse } },
+      async (request) => webhookSecretJson(await rotateWebhookSecret(admin, request.params.slug)),
     );
 
     app.patch(
@@ -197,36 +192,25 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
         schema: {
           tags,
           security,
-          params: Type.Object({ slug: Slug }),
+          params: SlugParams,
           body: AccountUpdate,
           response: { 200: AccountBody, ...failures },
         },
       },
       async (request) => {
         const body = request.body;
-        const now = deps.clock();
-        const account = await updateAccount(
-          db,
-          request.params.slug,
-          {
-            name: body.name,
-            active: body.active,
-            statsEnabled: body.stats_enabled,
-            monthlyQuota: body.monthly_quota,
-            perSecond: body.per_second,
-            perMinute: body.per_minute,
-            billingAnchor: body.billing_anchor,
-          },
-          now,
-        );
-        if (!account.active) {
-          await cancelWithdrawnJobs(db, { accountId: account.id }, 'account_inactive', now, retentionMs);
-        }
+        const account = await updateAccount(admin, request.params.slug, {
+          name: body.name,
+          active: body.active,
+          statsEnabled: body.stats_enabled,
+          monthlyQuota: body.monthly_quota,
+          perSecond: body.per_second,
+          perMinute: body.per_minute,
+          billingAnchor: body.billing_anchor,
+        });
         return accountJson(account);
       },
     );
-
-    const SlugParams = Type.Object({ slug: Slug });
 
     app.post(
       '/accounts/:slug/packs',
@@ -240,14 +224,14 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
         },
       },
       async (request, reply) => {
-        const { slug } = request.params;
         const body = request.body;
-        const pack = await addPack(
-          db,
-          { accountSlug: slug, total: body.total, title: body.title, purchasedAt: body.purchased_at },
-          deps.clock(),
-        );
-        return reply.code(201).send(packJson(pack, slug));
+        const pack = await addPack(admin, {
+          accountSlug: request.params.slug,
+          total: body.total,
+          title: body.title,
+          purchasedAt: body.purchased_at,
+        });
+        return reply.code(201).send(packJson(pack));
       },
     );
 
@@ -261,10 +245,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           response: { 200: Type.Object({ packs: Type.Array(PackBody) }), ...failures },
         },
       },
-      async (request) => {
-        const account = await getAccountBySlug(db, request.params.slug);
-        return { packs: (await listPacks(db, account.id)).map((p) => packJson(p, account.slug)) };
-      },
+      async (request) => ({ packs: (await listPacks(admin, request.params.slug)).map(packJson) }),
     );
 
     app.post(
@@ -279,12 +260,9 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
         },
       },
       async (request, reply) => {
-        const grant = await grantCredits(
-          db,
-          { accountSlug: request.params.slug, amount: request.body.amount, note: request.body.note },
-          deps.clock(),
-        );
-        return reply.code(201).send(grant);
+        const { amount, note } = request.body;
+        const grant = await grantCredits(admin, { accountSlug: request.params.slug, amount, note });
+        return reply.code(201).send(grantJson(grant));
       },
     );
 
@@ -299,7 +277,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           response: { 200: LedgerBody, ...failures },
         },
       },
-      async (request) => listLedger(db, request.params.slug, request.query.limit ?? 100),
+      async (request) => ledgerJson(await showLedger(admin, request.params.slug, request.query.limit ?? 100)),
     );
 
     app.post(
@@ -307,18 +285,14 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       { schema: { tags, security, body: KeyCreate, response: { 201: CreatedKeyBody, ...failures } } },
       async (request, reply) => {
         const body = request.body;
-        const { key, plaintext } = await createKey(
-          db,
-          {
-            accountSlug: body.account,
-            alias: body.alias,
-            category: body.category,
-            expiresAt: body.expires,
-            quotas: body.quotas,
-          },
-          deps.clock(),
-        );
-        return reply.code(201).send({ ...keyJson(key, body.account), key: plaintext });
+        const created = await createKey(admin, {
+          accountSlug: body.account,
+          alias: body.alias,
+          category: body.category,
+          expiresAt: body.expires,
+          quotas: body.quotas,
+        });
+        return reply.code(201).send(createdKeyJson(created));
       },
     );
 
@@ -333,21 +307,14 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
         },
       },
       async (request) => ({
-        keys: (await listKeys(db, request.query.account)).map(({ key, accountSlug }) =>
-          keyJson(key, accountSlug),
-        ),
+        keys: (await listKeys(admin, { accountSlug: request.query.account })).map(keyJson),
       }),
     );
-
-    const KeyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
     app.get(
       '/keys/:id',
       { schema: { tags, security, params: KeyParams, response: { 200: KeyBody, ...failures } } },
-      async (request) => {
-        const { key, accountSlug } = await getKey(db, request.params.id);
-        return keyJson(key, accountSlug);
-      },
+      async (request) => keyJson(await showKey(admin, request.params.id)),
     );
 
     app.patch(
@@ -363,33 +330,21 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       },
       async (request) => {
         const body = request.body;
-        const now = deps.clock();
-        const { key, accountSlug } = await updateKey(
-          db,
-          request.params.id,
-          {
-            alias: body.alias,
-            category: body.category,
-            active: body.active,
-            expiresAt: body.expires,
-            quotas: body.quotas,
-          },
-          now,
-        );
-        if (!key.active) await cancelWithdrawnJobs(db, { keyId: key.id }, 'inactive', now, retentionMs);
-        return keyJson(key, accountSlug);
+        const record = await updateKey(admin, request.params.id, {
+          alias: body.alias,
+          category: body.category,
+          active: body.active,
+          expiresAt: body.expires,
+          quotas: body.quotas,
+        });
+        return keyJson(record);
       },
     );
 
     app.post(
       '/keys/:id/revoke',
       { schema: { tags, security, params: KeyParams, response: { 200: KeyBody, ...failures } } },
-      async (request) => {
-        const now = deps.clock();
-        const { key, accountSlug } = await revokeKey(db, request.params.id, now);
-        await cancelWithdrawnJobs(db, { keyId: key.id }, 'inactive', now, retentionMs);
-        return keyJson(key, accountSlug);
-      },
+      async (request) => keyJson(await revokeKey(admin, request.params.id)),
     );
   };
 }

@@ -1,0 +1,44 @@
+import * as accounts from '../billing/accounts.js';
+import * as balances from '../billing/balances.js';
+import type { CreditGrant, Ledger, Pack } from '../billing/balances.js';
+import type { AdminDeps } from './deps.js';
+
+/** A pack with the slug of the account it belongs to. */
+export interface AccountPack {
+  readonly pack: Pack;
+  readonly accountSlug: string;
+}
+
+export interface NewPack {
+  readonly accountSlug: string;
+  readonly total: number;
+  readonly title?: string;
+  /** ISO 8601; orders the draw (oldest first). Default: now. */
+  readonly purchasedAt?: string;
+}
+
+/** Adds a one-time pack, drawn after the subscription quota. */
+export async function addPack(deps: AdminDeps, input: NewPack): Promise<AccountPack> {
+  const pack = await balances.addPack(deps.db, input, deps.clock());
+  return { pack, accountSlug: input.accountSlug };
+}
+
+/** The account's packs in draw order; not_found when there is no such account. */
+export async function listPacks(deps: AdminDeps, accountSlug: string): Promise<AccountPack[]> {
+  const account = await accounts.getAccountBySlug(deps.db, accountSlug);
+  const packs = await balances.listPacks(deps.db, account.id);
+  return packs.map((pack) => ({ pack, accountSlug: account.slug }));
+}
+
+/** Grants credits, drawn after the subscription and the packs. */
+export function grantCredits(
+  deps: AdminDeps,
+  input: { readonly accountSlug: string; readonly amount: number; readonly note?: string },
+): Promise<CreditGrant> {
+  return balances.grantCredits(deps.db, input, deps.clock());
+}
+
+/** The account's billed units per source and its latest `limit` reservations, newest first. */
+export function showLedger(deps: AdminDeps, accountSlug: string, limit: number): Promise<Ledger> {
+  return balances.listLedger(deps.db, accountSlug, limit);
+}

@@ -1,0 +1,10 @@
+import type { Clock } from '../clock.js';
+import type { Db } from '../store/db.js';
+
+/** What an admin operation needs, whichever door it came through (admin API, CLI, console). */
+export interface AdminDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  /** How long the jobs ended by a withdrawn key or a deactivated account are kept (JOB_RETENTION_SECONDS). */
+  readonly jobRetentionMs: number;
+}

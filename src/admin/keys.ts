@@ -1,0 +1,52 @@
+import * as keys from '../billing/keys.js';
+import type { KeyPatch, KeyRecord, NewKey } from '../billing/keys.js';
+import { cancelWithdrawnJobs } from '../jobs/authority.js';
+import type { AdminDeps } from './deps.js';
+
+/** A new key's record and the key itself, which no later answer shows again. */
+export interface CreatedKey extends KeyRecord {
+  readonly plaintext: string;
+}
+
+/** Creates a random key for an account (the operator-chosen bootstrap key is billing/bootstrap.ts's). */
+export async function createKey(deps: AdminDeps, input: Omit<NewKey, 'plaintext'>): Promise<CreatedKey> {
+  const { key, plaintext } = await keys.createKey(deps.db, input, deps.clock());
+  return { key, accountSlug: input.accountSlug, plaintext };
+}
+
+/** Every key, or those of one account (not_found when it does not exist), oldest first. */
+export function listKeys(
+  deps: AdminDeps,
+  filter: { readonly accountSlug?: string } = {},
+): Promise<KeyRecord[]> {
+  return keys.listKeys(deps.db, filter.accountSlug);
+}
+
+/** The key with this id; not_found otherwise. */
+export function showKey(deps: AdminDeps, id: string): Promise<KeyRecord> {
+  return keys.getKey(deps.db, id);
+}
+
+/** Ends the key's queued jobs at once, unbilled: a key withdrawn because it leaked must not keep spending. */
+async function withdraw(deps: AdminDeps, record: KeyRecord, now: Date): Promise<void> {
+  await cancelWithdrawnJobs(deps.db, { keyId: record.key.id }, 'inactive', now, deps.jobRetentionMs);
+}
+
+/**
+ * Applies the fields present in the patch (null clears a quota or the expiry); a revoked key
+ * cannot be made active again (conflict). A key left inactive has its queued jobs ended.
+ */
+export async function updateKey(deps: AdminDeps, id: string, patch: KeyPatch): Promise<KeyRecord> {
+  const now = deps.clock();
+  const record = await keys.updateKey(deps.db, id, patch, now);
+  if (!record.key.active) await withdraw(deps, record, now);
+  return record;
+}
+
+/** Deactivates the key for good and ends its queued jobs. */
+export async function revokeKey(deps: AdminDeps, id: string): Promise<KeyRecord> {
+  const now = deps.clock();
+  const record = await keys.revokeKey(deps.db, id, now);
+  await withdraw(deps, record, now);
+  return record;
+}
