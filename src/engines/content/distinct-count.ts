@@ -13,7 +13,7 @@ const RANK_SPAN = 2 ** RANK_BITS;
 const ALPHA = 0.7213 / (1 + 1.079 / REGISTERS);
 
 /** A 53-bit string hash (cyrb53, public domain). */
-export function hash53(text: string): number {
+function hash53(text: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < text.length; i++) {

@@ -44,7 +44,7 @@ function startsAt(bytes: Buffer, at: number, pattern: Buffer): boolean {
 const MAX_NAME = 64;
 // A loc or text line is decoded up to this many bytes: far past any URL a sitemap reader takes
 // (8,192 characters), and a 50 MB "line" is never turned into one string.
-export const MAX_LOC_BYTES = 64 * 1024;
+const MAX_LOC_BYTES = 64 * 1024;
 
 function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
@@ -75,7 +75,7 @@ function decodeReference(body: string): string | undefined {
 }
 
 /** Replaces the five predefined entities and numeric character references; any other `&name;` stays as written (no DTD is read). */
-export function decodeEntities(text: string): string {
+function decodeEntities(text: string): string {
   let amp = text.indexOf('&');
   if (amp === -1) return text;
   let out = '';
@@ -349,18 +349,4 @@ export class SitemapScanner {
   private emit(loc: string): void {
     if (loc !== '' && (this.kind === 'urlset' || this.kind === 'index')) this.onLoc(loc, this.kind);
   }
-}
-
-/** Scans a whole file at once (tests and small files): the locs in document order, and what the file was. */
-export function scanSitemap(file: string | Buffer): {
-  readonly kind: SitemapKind;
-  readonly root: string;
-  readonly truncated: boolean;
-  readonly locs: string[];
-} {
-  const locs: string[] = [];
-  const bytes = typeof file === 'string' ? Buffer.from(file, 'utf8') : file;
-  const scanner = new SitemapScanner(bytes, (loc) => locs.push(loc));
-  scanner.step(Number.POSITIVE_INFINITY);
-  return { kind: scanner.kind, root: scanner.root, truncated: scanner.truncated, locs };
 }

@@ -7,6 +7,7 @@ import { USER_AGENT } from '../crawler/crawl.js';
 import { DistinctCount } from './distinct-count.js';
 import { type SitemapKind, SitemapScanner } from './sitemap-xml.js';
 
+/** What one discovery may spend: from config (SITEMAP_MAX_FILES, SITEMAP_MAX_LINKS, SITEMAP_MAX_FILE_BYTES, SITEMAP_TIMEOUT_MS). */
 export interface SitemapBounds {
   /** Sitemap files fetched, robots.txt excluded. */
   readonly maxFiles: number;
@@ -41,14 +42,6 @@ export interface DiscoveryOptions {
   /** The caller's proxy: robots.txt and every sitemap file are fetched through it. */
   readonly proxy?: UpstreamProxy | null;
 }
-
-export const DEFAULT_SITEMAP_BOUNDS: SitemapBounds = Object.freeze({
-  maxFiles: 50,
-  maxLinks: 50_000,
-  // sitemaps.org's limit for one file, uncompressed.
-  maxFileBytes: 50 * 1024 * 1024,
-  timeoutMs: 30_000,
-});
 
 // RFC 9309 §2.5: crawlers must read at least 500 KiB of robots.txt; what follows is ignored.
 const ROBOTS_MAX_BYTES = 500 * 1024;
