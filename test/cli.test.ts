@@ -1,12 +1,14 @@
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cliJson, runCli, type ServerProcess, startServer } from './helpers/cli.js';
+import { webcap, webcapJson } from './helpers/cli-in-process.js';
 import { DIALECTS, databaseEnv, dropDatabase, freshDatabase, tempDir } from './helpers/databases.js';
 
 const ADMIN = 'cli-test-admin-token-000';
 
-// Each test starts several processes (the CLI from source, servers); on a loaded 2-core machine
-// one test has taken 27 s of the default 30.
+// The CLI runs in this process against the database a server process reads; a few tests start
+// processes of their own (the CLI from source, servers), and on a loaded 2-core machine one such
+// test has taken 27 s of the default 30.
 vi.setConfig({ testTimeout: 120_000 });
 
 describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dialect) => {
@@ -31,7 +33,7 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
   });
 
   it('creates an account with every option and prints every field', async () => {
-    const account = await cliJson(
+    const account = await webcapJson(
       [
         'admin',
         'accounts',
@@ -68,7 +70,7 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
   });
 
   it('creates a key with quotas and expiry, prints the key once, and lists it without the key', async () => {
-    const created = await cliJson<Record<string, unknown> & { key: string; id: string }>(
+    const created = await webcapJson<Record<string, unknown> & { key: string; id: string }>(
       [
         'admin',
         'keys',
@@ -101,7 +103,7 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
       quotas: { total: 10, daily: 1, weekly: 2, monthly: 3 },
       key: expect.stringMatching(/^wc_live_/),
     });
-    const listed = await cliJson<{ keys: Record<string, unknown>[] }>(
+    const listed = await webcapJson<{ keys: Record<string, unknown>[] }>(
       ['admin', 'keys', 'list', '--account', 'acme'],
       env,
     );
@@ -110,8 +112,8 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
   });
 
   it('deactivates a key and the running server sees it within a second', async () => {
-    const { id } = await cliJson<{ id: string }>(['admin', 'keys', 'create', '--account', 'acme'], env);
-    const off = await cliJson(['admin', 'keys', 'update', id, '--active', 'false'], env);
+    const { id } = await webcapJson<{ id: string }>(['admin', 'keys', 'create', '--account', 'acme'], env);
+    const off = await webcapJson(['admin', 'keys', 'update', id, '--active', 'false'], env);
     expect(off).toMatchObject({ id, active: false });
     const started = Date.now();
     let seen: Record<string, unknown> = {};
@@ -120,12 +122,12 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
       if (seen.active === false) break;
     }
     expect(seen.active).toBe(false);
-    const revoked = await cliJson(['admin', 'keys', 'revoke', id], env);
+    const revoked = await webcapJson(['admin', 'keys', 'revoke', id], env);
     expect(revoked).toMatchObject({ active: false, revoked_at: expect.any(String) });
   });
 
   it('updates an account and clears a limit with none', async () => {
-    const updated = await cliJson(
+    const updated = await webcapJson(
       [
         'admin',
         'accounts',
@@ -150,8 +152,8 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
   });
 
   it("shows and rotates an account's webhook secret, the same one the admin API shows", async () => {
-    await cliJson(['admin', 'accounts', 'create', '--name', 'Hooks', '--slug', 'hooks'], env);
-    const shown = await cliJson<{ account: string; webhook_secret: string }>(
+    await webcapJson(['admin', 'accounts', 'create', '--name', 'Hooks', '--slug', 'hooks'], env);
+    const shown = await webcapJson<{ account: string; webhook_secret: string }>(
       ['admin', 'accounts', 'webhook-secret', 'hooks'],
       env,
     );
@@ -160,22 +162,22 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
       webhook_secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
     });
     expect(await adminGet('/accounts/hooks/webhook-secret')).toEqual(shown);
-    const again = await cliJson(['admin', 'accounts', 'webhook-secret', 'hooks'], env);
+    const again = await webcapJson(['admin', 'accounts', 'webhook-secret', 'hooks'], env);
     expect(again).toEqual(shown);
-    const rotated = await cliJson<{ webhook_secret: string }>(
+    const rotated = await webcapJson<{ webhook_secret: string }>(
       ['admin', 'accounts', 'webhook-secret', 'hooks', '--rotate'],
       env,
     );
     expect(rotated.webhook_secret).not.toBe(shown.webhook_secret);
     expect(await adminGet('/accounts/hooks/webhook-secret')).toEqual({ account: 'hooks', ...rotated });
-    const plain = await runCli(['admin', 'accounts', 'webhook-secret', 'hooks'], env);
+    const plain = await webcap(['admin', 'accounts', 'webhook-secret', 'hooks'], env);
     expect(plain.stdout.trim()).toBe(rotated.webhook_secret);
-    expect((await runCli(['admin', 'accounts', 'webhook-secret', 'nobody'], env)).code).toBe(1);
+    expect((await webcap(['admin', 'accounts', 'webhook-secret', 'nobody'], env)).code).toBe(1);
   });
 
   it('adds packs, grants credits and reads the ledger in the forms scripts rely on', async () => {
-    await cliJson(['admin', 'accounts', 'create', '--name', 'Packs', '--slug', 'packs'], env);
-    const pack = await cliJson(
+    await webcapJson(['admin', 'accounts', 'create', '--name', 'Packs', '--slug', 'packs'], env);
+    const pack = await webcapJson(
       ['admin', 'packs', 'add', '--account', 'packs', '--total', '500', '--title', 'Launch pack'],
       env,
     );
@@ -188,26 +190,46 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
       remaining: 500,
       purchased_at: expect.any(String),
     });
-    const grant = await cliJson(['admin', 'credits', 'grant', '--account', 'packs', '--amount', '25'], env);
+    const grant = await webcapJson(
+      ['admin', 'credits', 'grant', '--account', 'packs', '--amount', '25'],
+      env,
+    );
     expect(grant).toMatchObject({ account: 'packs', amount: 25, credits: { given: 25, consumed: 0 } });
-    const listed = await cliJson<{ packs: unknown[] }>(['admin', 'packs', 'list', '--account', 'packs'], env);
+    const listed = await webcapJson<{ packs: unknown[] }>(
+      ['admin', 'packs', 'list', '--account', 'packs'],
+      env,
+    );
     expect(listed.packs).toEqual([pack]);
-    const ledger = await cliJson(['admin', 'ledger', 'packs'], env);
+    const ledger = await webcapJson(['admin', 'ledger', 'packs'], env);
     expect(ledger).toEqual({
       account: 'packs',
       totals: { committed: { subscription: 0, pack: 0, credit: 0 }, reserved: 0, released: 0 },
       entries: [],
     });
-    const human = await runCli(['admin', 'packs', 'add', '--account', 'packs', '--total', '0'], env);
+    const human = await webcap(['admin', 'packs', 'add', '--account', 'packs', '--total', '0'], env);
     expect(human.code).not.toBe(0);
     expect(human.stderr).toContain('--total');
   });
 
+  it('as a process of its own, creates an account and a key that the running server accepts', async () => {
+    const account = await cliJson<{ slug: string }>(
+      ['admin', 'accounts', 'create', '--name', 'Smoke', '--slug', 'smoke', '--monthly-quota', '5'],
+      env,
+    );
+    expect(account.slug).toBe('smoke');
+    const { key } = await cliJson<{ key: string }>(['admin', 'keys', 'create', '--account', 'smoke'], env);
+    const usage = await fetch(`${server.url}/v1/usage`, { headers: { 'x-api-key': key } });
+    expect(usage.status).toBe(200);
+    expect(await usage.json()).toMatchObject({ remaining: 5, account: { name: 'Smoke', slug: 'smoke' } });
+    const missing = await runCli(['admin', 'accounts', 'show', 'nobody'], env);
+    expect(missing).toMatchObject({ code: 1, stderr: 'webcap: Not Found: no account nobody\n' });
+  });
+
   it('explains mistakes with a non-zero exit', async () => {
-    const dup = await runCli(['admin', 'accounts', 'create', '--name', 'A', '--slug', 'acme'], env);
+    const dup = await webcap(['admin', 'accounts', 'create', '--name', 'A', '--slug', 'acme'], env);
     expect(dup.code).toBe(1);
     expect(dup.stderr).toContain('Conflict: account slug acme is taken');
-    const badNumber = await runCli(
+    const badNumber = await webcap(
       ['admin', 'keys', 'create', '--account', 'acme', '--quota-daily', 'ten'],
       env,
     );
@@ -232,7 +254,7 @@ describe('webcap serve', () => {
     expect(second.output()).not.toContain('wc_test_');
     await second.stop();
 
-    const accounts = await cliJson<{ accounts: { slug: string; monthly_quota: number }[] }>(
+    const accounts = await webcapJson<{ accounts: { slug: string; monthly_quota: number }[] }>(
       ['admin', 'accounts', 'list'],
       { WEBCAP_DATA_DIR: dataDir },
     );
@@ -249,7 +271,7 @@ describe('webcap serve', () => {
     });
     expect(server.output()).toContain('WEBCAP_BOOTSTRAP_KEY');
     expect(server.output()).not.toContain(chosen);
-    const keys = await cliJson<{ keys: { prefix: string; alias: string }[] }>(['admin', 'keys', 'list'], {
+    const keys = await webcapJson<{ keys: { prefix: string; alias: string }[] }>(['admin', 'keys', 'list'], {
       WEBCAP_DATA_DIR: dataDir,
     });
     expect(keys.keys).toEqual([expect.objectContaining({ alias: 'bootstrap', prefix: chosen.slice(0, 12) })]);
