@@ -92,5 +92,3 @@ export async function usageRecord(db: Db, account: Account, key: ApiKey, now: Da
           },
   };
 }
-
-export type UsageRecord = Awaited<ReturnType<typeof usageRecord>>;
