@@ -1,26 +1,51 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CaptureParams } from '../engines/capture/params.js';
 import { WebcapError } from '../errors.js';
+import { captureRequest } from '../http/capture-schema.js';
 import type { BlobStore } from '../store/blobs.js';
 import { FsBlobStore } from '../store/blobs-fs.js';
 import { cacheKey, getCached, putCached } from './result-cache.js';
 
-const PARAMS = {
+const PARAMS: CaptureParams = {
   url: 'https://example.com/',
   format: 'png',
-  viewport_width: 1280,
-  viewport_height: 1024,
-  full_page: false,
-  block_resources: ['image', 'font'],
-  wait_until: ['load'],
+  device: null,
+  fullPage: false,
+  fullPageScroll: false,
+  fullPageScrollDurationMs: 400,
+  viewportWidth: 1280,
+  viewportHeight: 1024,
+  scaleFactor: null,
+  imageQuality: 80,
+  selector: null,
+  removeSelectors: [],
+  removeAds: false,
+  removeCookieBanners: false,
+  blockResources: ['image', 'font'],
+  blockUrls: [],
+  delayMs: 0,
+  waitUntil: ['load'],
+  waitForSelector: null,
   proxy: null,
 };
 
 describe('cacheKey', () => {
-  it('is a SHA-256 hex digest', () => {
-    expect(cacheKey('capture', 'acc_1', PARAMS)).toMatch(/^[0-9a-f]{64}$/);
+  it('is the SHA-256 hex of the key version, the engine, the account and the parameters in canonical JSON', () => {
+    // Written out by hand: a change here orphans every entry already cached (bump KEY_VERSION then).
+    const canonical =
+      '{"blockResources":["image","font"],"blockUrls":[],"delayMs":0,"device":null,"format":"png",' +
+      '"fullPage":false,"fullPageScroll":false,"fullPageScrollDurationMs":400,"imageQuality":80,' +
+      '"proxy":null,"removeAds":false,"removeCookieBanners":false,"removeSelectors":[],"scaleFactor":null,' +
+      '"selector":null,"url":"https://example.com/","viewportHeight":1024,"viewportWidth":1280,' +
+      '"waitForSelector":null,"waitUntil":["load"]}';
+    const expected = createHash('sha256')
+      .update(`webcap-cache:v2\n"capture"\n"acc_1"\n${canonical}`)
+      .digest('hex');
+    expect(cacheKey('capture', 'acc_1', PARAMS)).toBe(expected);
   });
 
   it('does not depend on the order of parameters, at any depth', () => {
@@ -33,10 +58,10 @@ describe('cacheKey', () => {
   it.each([
     ['url', 'https://example.com/other'],
     ['format', 'jpeg'],
-    ['viewport_width', 1281],
-    ['full_page', true],
-    ['block_resources', ['font', 'image']],
-    ['proxy', 'http://user:pass@proxy.example:8080'],
+    ['viewportWidth', 1281],
+    ['fullPage', true],
+    ['blockResources', ['font', 'image']],
+    ['proxy', { protocol: 'http:', host: 'proxy.example', port: 8080, username: 'u', password: 'p' }],
     ['device', 'iphone_14_pro'],
   ])('differs when a rendering parameter differs: %s', (name, value) => {
     expect(cacheKey('capture', 'acc_1', { ...PARAMS, [name]: value })).not.toBe(
@@ -44,14 +69,14 @@ describe('cacheKey', () => {
     );
   });
 
-  it('is the same when only parameters that do not change the bytes differ', () => {
-    const delivery = {
+  it('is the same whatever the delivery asked: the edge keeps it out of the parameters', () => {
+    const request = { url: 'https://example.com/', block_resources: 'image,font' };
+    const delivered = {
+      ...request,
       cache: true,
       cache_ttl: 7200,
       response_type: 'json',
       is_async: true,
-      access_key: 'wc_test_x',
-      x_api_key: 'wc_test_y',
       s3_url: true,
       s3_access_key_id: 'AKIA',
       s3_secret_key: 'secret',
@@ -59,11 +84,11 @@ describe('cacheKey', () => {
       s3_object_key: 'k.png',
       s3_region: 'eu-west-3',
       storage_endpoint: 'https://s3.example.com',
-      absent: undefined,
-    };
-    expect(cacheKey('capture', 'acc_1', { ...PARAMS, ...delivery })).toBe(
-      cacheKey('capture', 'acc_1', PARAMS),
-    );
+    } as const;
+    const plain = captureRequest(request, 'v1', 'http://webcap.test');
+    const other = captureRequest(delivered, 'v1', 'http://webcap.test');
+    expect(other.delivery).not.toEqual(plain.delivery);
+    expect(cacheKey('capture', 'acc_1', other.params)).toBe(cacheKey('capture', 'acc_1', plain.params));
   });
 
   it('differs between accounts and between engines', () => {
@@ -72,7 +97,7 @@ describe('cacheKey', () => {
   });
 
   it('tells null from a missing parameter and from the text "null"', () => {
-    const keys = [{ selector: null }, {}, { selector: 'null' }].map((extra) =>
+    const keys = [{ clip: null }, {}, { clip: 'null' }].map((extra) =>
       cacheKey('capture', 'a', { ...PARAMS, ...extra }),
     );
     expect(new Set(keys).size).toBe(3);

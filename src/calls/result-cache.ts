@@ -9,18 +9,11 @@ import type { BlobStore, StoredBlob } from '../store/blobs.js';
  * is unavailable, reads are misses and writes keep nothing (the store logs why; docs/decisions.md).
  */
 
-// Parameters that decide what happens to the bytes, or who asks, but not the bytes themselves.
-const EXCLUDED = new Set(['cache', 'cache_ttl', 'response_type', 'is_async', 'access_key', 'x_api_key']);
-
-function excluded(name: string): boolean {
-  return EXCLUDED.has(name) || name.startsWith('s3_') || name === 'storage_endpoint';
-}
-
 // Bump when an engine changes what the same parameters produce, so that old entries stop matching.
 const KEY_VERSION = 'webcap-cache:v2';
 
-/** JSON with object keys sorted at every depth, `skip`ped top-level fields left out; plain data only (a Date or Map would hash as `{}`). */
-export function canonicalJson(value: unknown, skip?: (name: string) => boolean): string {
+/** JSON with object keys sorted at every depth; plain data only (a Date or Map would hash as `{}`). */
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   const prototype = Object.getPrototypeOf(value);
@@ -31,7 +24,7 @@ export function canonicalJson(value: unknown, skip?: (name: string) => boolean):
   let json = '';
   for (const name of Object.keys(record).sort()) {
     const field = record[name];
-    if (field === undefined || skip?.(name)) continue;
+    if (field === undefined) continue;
     json += `${json === '' ? '' : ','}${JSON.stringify(name)}:${canonicalJson(field)}`;
   }
   return `{${json}}`;
@@ -41,13 +34,14 @@ export function canonicalJson(value: unknown, skip?: (name: string) => boolean):
  * The cache key of a call: SHA-256 hex of the engine, the account and the parameters that shape
  * the result, in canonical JSON. `normalizedParams` are the engine's typed parameters, with
  * defaults and aliases applied, so that two spellings of one request hash alike; how the result
- * is delivered (response type, upload, async) is not part of them. Scoped to the account: a
+ * is delivered (response type, upload, async, the cache itself) is not part of them: the edge
+ * keeps it apart, so every field given counts. Scoped to the account: a
  * shared cache would tell one account, through `x-webcap-cache: hit`, what another one asked for.
  */
 export function cacheKey(engine: string, accountId: string, normalizedParams: object): string {
   return createHash('sha256')
     .update(
-      `${KEY_VERSION}\n${JSON.stringify(engine)}\n${JSON.stringify(accountId)}\n${canonicalJson(normalizedParams, excluded)}`,
+      `${KEY_VERSION}\n${JSON.stringify(engine)}\n${JSON.stringify(accountId)}\n${canonicalJson(normalizedParams)}`,
     )
     .digest('hex');
 }
