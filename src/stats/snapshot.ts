@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { type Static, Type } from 'typebox';
 import { WebcapError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import type { RequestLogTable, RequestStatsTable } from '../store/schema.js';
@@ -9,18 +10,30 @@ export const LONG_REQUEST_MS = 60_000;
 const SMOOTHING_REQUESTS = 10;
 const WINDOW_MINUTES = 60;
 
-export type Health = 'operational' | 'degraded' | 'down';
+const HealthSchema = Type.Union([
+  Type.Literal('operational'),
+  Type.Literal('degraded'),
+  Type.Literal('down'),
+]);
 
-/** The spec's Stats snapshot. */
-export interface StatsSnapshot {
-  readonly engine: string;
-  readonly path: string | null;
-  readonly health: Health;
-  /** Percent, 0-100, two decimals. */
-  readonly success_rate: number;
-  readonly avg_response_time_ms: number;
-  readonly window: '1h';
-}
+export type Health = Static<typeof HealthSchema>;
+
+/** The spec's Stats snapshot, the body of /v1/stats: the schema it is declared and checked with, and its type. */
+export const StatsSnapshotSchema = Type.Object(
+  {
+    engine: Type.String(),
+    path: Type.Union([Type.Null(), Type.String()]),
+    health: HealthSchema,
+    success_rate: Type.Number({
+      description: 'percent, 0-100, two decimals; only 5xx are failures; smoothed at low volume',
+    }),
+    avg_response_time_ms: Type.Integer({ description: 'durations above 60 s excluded; 0 without data' }),
+    window: Type.Literal('1h'),
+  },
+  { additionalProperties: false },
+);
+
+export type StatsSnapshot = Static<typeof StatsSnapshotSchema>;
 
 /** `YYYY-MM-DDTHH:MM`: the minute bucket of an ISO timestamp. */
 export function minuteOf(iso: string): string {

@@ -1,21 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../schemas.js';
 
-/** The body of /v1/stats: the spec's Stats snapshot. */
-export const StatsBody = Type.Object(
-  {
-    engine: Type.String(),
-    path: Nullable(Type.String()),
-    health: Type.Union([Type.Literal('operational'), Type.Literal('degraded'), Type.Literal('down')]),
-    success_rate: Type.Number({
-      description: 'percent, 0-100; only 5xx are failures; smoothed at low volume',
-    }),
-    avg_response_time_ms: Type.Integer({ description: 'durations above 60 s excluded; 0 without data' }),
-    window: Type.Literal('1h'),
-  },
-  { additionalProperties: false },
-);
-
 const Percent = Type.Number({ description: 'percentage, two decimals' });
 
 const PackItem = Type.Object({

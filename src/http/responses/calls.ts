@@ -3,7 +3,7 @@ import { CaptureJsonSchema } from '../../calls/capture.js';
 import { AnalysisDataSchema } from '../../engines/analyze/params.js';
 import { ContentResultSchema } from '../../engines/content/params.js';
 import { CrawlDataSchema } from '../../engines/crawler/crawl.js';
-import { JobStatus } from './jobs.js';
+import { JobStatusSchema } from '../../jobs/job-record.js';
 
 /*
  * The success bodies of the billable calls. The data inside each is the schema its call or
@@ -58,7 +58,7 @@ export const JobAcceptedBody = Type.Object(
   {
     success: Type.Literal(true),
     job_id: Type.String(),
-    status: JobStatus,
+    status: JobStatusSchema,
     status_url: Type.String({ description: 'path of GET /jobs/{job_id}' }),
   },
   { additionalProperties: false },

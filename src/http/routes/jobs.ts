@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { JobRecordSchema } from '../../jobs/job-record.js';
 import { callerOf } from '../auth.js';
 import type { AppDeps } from '../deps.js';
-import { JobRecordBody } from '../responses/jobs.js';
 import { errors } from '../responses.js';
 
 const JobPath = Type.Object(
@@ -47,7 +47,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'The state and result of an async job (free)',
           params: JobPath,
           querystring: KeyQuery,
-          response: { 200: JobRecordBody, ...errors(400, 401, 403, 404, 503) },
+          response: { 200: JobRecordSchema, ...errors(400, 401, 403, 404, 503) },
         },
       },
       async (request, reply) => {
@@ -64,7 +64,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Cancels a queued async job; its unit is released (free)',
           params: JobPath,
           querystring: KeyQuery,
-          response: { 200: JobRecordBody, ...errors(400, 401, 403, 404, 409, 503) },
+          response: { 200: JobRecordSchema, ...errors(400, 401, 403, 404, 409, 503) },
         },
       },
       async (request, reply) => {

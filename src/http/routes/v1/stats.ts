@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { invalidParam, WebcapError } from '../../../errors.js';
 import { engineOfPath, isEngineSlug, isKnownEngine, normalizePath } from '../../../stats/catalog.js';
-import { statsSnapshot } from '../../../stats/snapshot.js';
+import { StatsSnapshotSchema, statsSnapshot } from '../../../stats/snapshot.js';
 import type { AppDeps } from '../../deps.js';
-import { StatsBody } from '../../responses/account.js';
 import { errors } from '../../responses.js';
 
 const StatsQuery = Type.Object(
@@ -30,7 +29,7 @@ export function statsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'One-hour health snapshot of an engine or an endpoint',
           security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
           querystring: StatsQuery,
-          response: { 200: StatsBody, ...errors(400, 401, 403, 404, 500, 503) },
+          response: { 200: StatsSnapshotSchema, ...errors(400, 401, 403, 404, 500, 503) },
         },
       },
       async (request) => {
