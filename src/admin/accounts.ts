@@ -1,5 +1,5 @@
-import * as accounts from '../billing/accounts.js';
 import type { Account, AccountPatch, NewAccount } from '../billing/accounts.js';
+import * as accounts from '../billing/accounts.js';
 import { cancelWithdrawnJobs } from '../jobs/authority.js';
 import * as secrets from '../jobs/webhook-secret.js';
 import type { AdminDeps } from './deps.js';

@@ -1,6 +1,6 @@
 import * as accounts from '../billing/accounts.js';
-import * as balances from '../billing/balances.js';
 import type { CreditGrant, Ledger, Pack } from '../billing/balances.js';
+import * as balances from '../billing/balances.js';
 import type { AdminDeps } from './deps.js';
 
 /** A pack with the slug of the account it belongs to. */

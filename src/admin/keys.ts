@@ -1,5 +1,5 @@
-import * as keys from '../billing/keys.js';
 import type { KeyPatch, KeyRecord, NewKey } from '../billing/keys.js';
+import * as keys from '../billing/keys.js';
 import { cancelWithdrawnJobs } from '../jobs/authority.js';
 import type { AdminDeps } from './deps.js';
 
