@@ -10,7 +10,7 @@ import { chromiumArgs, DEFAULT_CHROMIUM_PATH } from '../src/browser/chromium-arg
 import { WebcapError } from '../src/errors.js';
 import { NetworkPolicy, parseAllowList } from '../src/net/address-policy.js';
 import { EgressProxy, type ProxyRoute } from '../src/net/egress-proxy.js';
-import { parseUpstreamProxy } from '../src/net/upstream-proxy.js';
+import { parseUpstreamProxy, type UpstreamProxy } from '../src/net/upstream-proxy.js';
 import { tempDir } from './helpers/databases.js';
 import { startCanary, startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
 import { type Socks5Server, startSocks5 } from './helpers/socks5-server.js';
@@ -26,9 +26,19 @@ let canary: TestServer;
 let canary6: TestServer;
 let proxy: EgressProxy;
 let upstream: EgressProxy;
+let relay: Relay;
 let socks: Socks5Server;
 let tlsServer: https.Server;
 const fixtureRequests: string[] = [];
+
+interface Relay {
+  readonly port: number;
+  /** The first bytes of each connection, in order. */
+  readonly heads: string[];
+  /** The port new connections are relayed to. */
+  target: number;
+  close(): Promise<void>;
+}
 
 const canaryHits = () => canary.connections() + canary6.connections();
 
@@ -135,7 +145,8 @@ beforeAll(async () => {
     cert: fs.readFileSync(path.join(dir, 'cert.pem')),
   });
   await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', () => resolve()));
-  const allowed = [fixture.port, upstream.port, socks.port, (tlsServer.address() as AddressInfo).port];
+  relay = await startRelay();
+  const allowed = [fixture.port, relay.port, socks.port, (tlsServer.address() as AddressInfo).port];
   proxy = await EgressProxy.start({
     policy: new NetworkPolicy(parseAllowList(allowed.map((port) => `127.0.0.1/32:${port}`).join(','))),
     resolver: tableResolver({
@@ -148,13 +159,17 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([proxy?.stop(), upstream?.stop(), socks?.close(), fixture?.close()]);
+  await Promise.all([proxy?.stop(), upstream?.stop(), relay?.close(), socks?.close(), fixture?.close()]);
   await Promise.all([canary?.close(), canary6?.close()]);
   tlsServer?.closeAllConnections();
   await new Promise((resolve) => tlsServer?.close(resolve));
 });
 
-const basic = (token: string) => `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
+const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+/** The port of a route's own listener, where its traffic goes in. */
+const portOf = (route: ProxyRoute) => Number(new URL(route.proxyServer).port);
 
 interface Answer {
   readonly status: number;
@@ -162,17 +177,14 @@ interface Answer {
   readonly body: string;
 }
 
-/** A plain request through the proxy in absolute form, as a browser sends it. */
-function viaProxy(target: string, token: string | null, port = proxy.port): Promise<Answer> {
+/** A plain request to a proxy listener in absolute form, as a browser sends it. */
+function viaProxy(target: string, port: number, headers: http.OutgoingHttpHeaders = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = http.request({
       host: '127.0.0.1',
       port,
       path: target,
-      headers: {
-        host: URL.canParse(target) ? new URL(target).host : 'x',
-        ...(token === null ? {} : { 'proxy-authorization': basic(token) }),
-      },
+      headers: { host: URL.canParse(target) ? new URL(target).host : 'x', ...headers },
     });
     request.on('response', (response) => {
       let body = '';
@@ -188,9 +200,12 @@ function viaProxy(target: string, token: string | null, port = proxy.port): Prom
   });
 }
 
-/** Writes a raw request head to the proxy and reads the answer's head; the socket stays open. */
-async function rawExchange(head: string): Promise<{ status: number; head: string; socket: net.Socket }> {
-  const socket = net.connect(proxy.port, '127.0.0.1');
+/** Writes a raw request head to a proxy listener and reads the answer's head; the socket stays open. */
+async function rawExchange(
+  head: string,
+  port: number,
+): Promise<{ status: number; head: string; socket: net.Socket }> {
+  const socket = net.connect(port, '127.0.0.1');
   socket.write(head);
   let buffered = '';
   return new Promise((resolve, reject) => {
@@ -205,39 +220,80 @@ async function rawExchange(head: string): Promise<{ status: number; head: string
   });
 }
 
-function connectHead(authority: string, token: string | null): string {
-  const auth = token === null ? '' : `Proxy-Authorization: ${basic(token)}\r\n`;
-  return `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`;
+function connectHead(authority: string): string {
+  return `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`;
 }
 
-function upgradeHead(url: string, token: string): string {
-  return `GET ${url} HTTP/1.1\r\nHost: ${new URL(url).host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nProxy-Authorization: ${basic(token)}\r\n\r\n`;
+function upgradeHead(url: string): string {
+  return `GET ${url} HTTP/1.1\r\nHost: ${new URL(url).host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`;
+}
+
+/**
+ * A TCP relay on 127.0.0.1 to `target`'s port, read as each connection arrives, keeping the first
+ * bytes of each connection (a request's head): what a caller's proxy behind it is sent.
+ */
+async function startRelay(): Promise<Relay> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const target = net.connect(relay.target, '127.0.0.1');
+    for (const socket of [client, target]) {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        target.destroy();
+      });
+    }
+    client.once('data', (chunk: Buffer) => relay.heads.push(chunk.toString('latin1')));
+    client.pipe(target);
+    target.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    port: (server.address() as AddressInfo).port,
+    heads: [],
+    target: 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A new route of the upstream proxy, and the caller's proxy that reaches it: the relay, at a port
+ * the proxy under test allows (the upstream's route listeners take free ports), with `userinfo`.
+ */
+async function upstreamRoute(userinfo = ''): Promise<{ far: ProxyRoute; via: UpstreamProxy }> {
+  const far = await upstream.addRoute();
+  relay.target = portOf(far);
+  relay.heads.length = 0;
+  return { far, via: parseUpstreamProxy(`http://${userinfo}127.0.0.1:${relay.port}`) };
 }
 
 describe('egress proxy: happy', () => {
-  it('forwards a plain request and counts it on its route', async () => {
+  it('forwards a plain request at the route’s own listener, without credentials, and counts it on the route', async () => {
     const route = await proxy.addRoute();
-    const answer = await viaProxy(`http://127.0.0.1:${fixture.port}/plain`, route.token);
+    const port = portOf(route);
+    expect(port).not.toBe(proxy.port);
+    const answer = await viaProxy(`http://127.0.0.1:${fixture.port}/plain`, port);
     expect(answer).toMatchObject({ status: 200, body: 'fixture says hi to /plain' });
     expect(route.stats).toEqual({ requests: 1, blocked: 0, refusals: [] });
-    expect((await viaProxy(`http://fixture.test:${fixture.port}/named`, route.token)).status).toBe(200);
+    expect((await viaProxy(`http://fixture.test:${fixture.port}/named`, port)).status).toBe(200);
   });
 
-  it('serves a route at its own listener without credentials, and switches its upstream on use()', async () => {
+  it('switches a route’s upstream on use()', async () => {
     const route = await proxy.addRoute();
-    const port = Number(new URL(route.proxyServer).port);
-    expect(port).not.toBe(proxy.port);
-    expect((await viaProxy(`http://127.0.0.1:${fixture.port}/own-port`, null, port)).body).toBe(
-      'fixture says hi to /own-port',
-    );
-    const far = await upstream.addRoute();
-    route.use(parseUpstreamProxy(`http://${far.token}@127.0.0.1:${upstream.port}`));
-    expect((await viaProxy(`http://127.0.0.1:${fixture.port}/switched`, null, port)).status).toBe(200);
+    const port = portOf(route);
+    const { far, via } = await upstreamRoute();
+    route.use(via);
+    expect((await viaProxy(`http://127.0.0.1:${fixture.port}/switched`, port)).status).toBe(200);
     expect(far.stats.requests).toBe(1);
     route.use(null);
-    expect((await viaProxy(`http://127.0.0.1:${fixture.port}/direct-again`, null, port)).status).toBe(200);
+    expect((await viaProxy(`http://127.0.0.1:${fixture.port}/direct-again`, port)).status).toBe(200);
     expect(far.stats.requests).toBe(1);
-    expect(route.stats.requests).toBe(3);
+    expect(route.stats.requests).toBe(2);
     await route.close();
   });
 
@@ -248,16 +304,12 @@ describe('egress proxy: happy', () => {
     });
     const route = await keeping.addRoute();
     for (let i = 0; i < 3; i++) {
-      expect((await viaProxy(`http://127.0.0.1:${target.port}/${i}`, route.token, keeping.port)).body).toBe(
-        'kept',
-      );
+      expect((await viaProxy(`http://127.0.0.1:${target.port}/${i}`, portOf(route))).body).toBe('kept');
     }
     expect(target.connections()).toBe(1);
     await route.close();
     const other = await keeping.addRoute();
-    expect((await viaProxy(`http://127.0.0.1:${target.port}/again`, other.token, keeping.port)).body).toBe(
-      'kept',
-    );
+    expect((await viaProxy(`http://127.0.0.1:${target.port}/again`, portOf(other))).body).toBe('kept');
     expect(target.connections()).toBe(2);
     await Promise.all([keeping.stop(), target.close()]);
   });
@@ -281,7 +333,7 @@ describe('egress proxy: happy', () => {
     });
     const route = await keeping.addRoute();
     for (const path of ['/first', '/second']) {
-      expect(await viaProxy(`http://127.0.0.1:${port}${path}`, route.token, keeping.port)).toMatchObject({
+      expect(await viaProxy(`http://127.0.0.1:${port}${path}`, portOf(route))).toMatchObject({
         status: 200,
         body: 'ok',
       });
@@ -293,7 +345,7 @@ describe('egress proxy: happy', () => {
 
   it('opens a CONNECT tunnel and an upgrade to the allowed fixture', async () => {
     const route = await proxy.addRoute();
-    const tunnel = await rawExchange(connectHead(`127.0.0.1:${fixture.port}`, route.token));
+    const tunnel = await rawExchange(connectHead(`127.0.0.1:${fixture.port}`), portOf(route));
     expect(tunnel.status).toBe(200);
     tunnel.socket.write('GET /through-tunnel HTTP/1.1\r\nHost: fixture\r\nConnection: close\r\n\r\n');
     const body = await new Promise<string>((resolve) => {
@@ -304,76 +356,84 @@ describe('egress proxy: happy', () => {
       tunnel.socket.on('end', () => resolve(text));
     });
     expect(body).toContain('fixture says hi to /through-tunnel');
-    const upgrade = await rawExchange(upgradeHead(`ws://127.0.0.1:${fixture.port}/socket`, route.token));
+    const upgrade = await rawExchange(upgradeHead(`ws://127.0.0.1:${fixture.port}/socket`), portOf(route));
     expect(upgrade.status).toBe(101);
     upgrade.socket.destroy();
     expect(route.stats.requests).toBe(2);
   });
 
   it('chains an http upstream proxy with its credentials, for plain requests and tunnels', async () => {
-    const far = await upstream.addRoute();
-    const route = await proxy.addRoute(
-      parseUpstreamProxy(`http://${far.token}:x@127.0.0.1:${upstream.port}`),
-    );
-    expect((await viaProxy(`http://127.0.0.1:${fixture.port}/chained`, route.token)).body).toBe(
+    const { far, via } = await upstreamRoute('user:s3cret@');
+    const route = await proxy.addRoute(via);
+    expect((await viaProxy(`http://127.0.0.1:${fixture.port}/chained`, portOf(route))).body).toBe(
       'fixture says hi to /chained',
     );
-    const tunnel = await rawExchange(connectHead(`127.0.0.1:${fixture.port}`, route.token));
+    const tunnel = await rawExchange(connectHead(`127.0.0.1:${fixture.port}`), portOf(route));
     expect(tunnel.status).toBe(200);
     tunnel.socket.destroy();
     expect(far.stats.requests).toBe(2);
+    const sent = relay.heads.map((head) => /\r\nproxy-authorization: ([^\r]*)\r\n/i.exec(head)?.[1]);
+    expect(sent).toEqual([basic('user', 's3cret'), basic('user', 's3cret')]);
     // The upstream's own policy still applies at its end.
-    expect((await viaProxy(`http://fixture.test:${canary.port}/`, route.token)).status).toBe(502);
+    expect((await viaProxy(`http://fixture.test:${canary.port}/`, portOf(route))).status).toBe(502);
   });
 
   it('chains a socks5 upstream with user and password, sending names for it to resolve', async () => {
     const route = await proxy.addRoute(parseUpstreamProxy(`socks5://sock:s3cret@127.0.0.1:${socks.port}`));
-    expect((await viaProxy(`http://fixture.test:${fixture.port}/socks`, route.token)).body).toBe(
+    expect((await viaProxy(`http://fixture.test:${fixture.port}/socks`, portOf(route))).body).toBe(
       'fixture says hi to /socks',
     );
-    const tunnel = await rawExchange(connectHead(`127.0.0.1:${fixture.port}`, route.token));
+    const tunnel = await rawExchange(connectHead(`127.0.0.1:${fixture.port}`), portOf(route));
     expect(tunnel.status).toBe(200);
     tunnel.socket.destroy();
     expect(socks.requests).toEqual([`fixture.test:${fixture.port}`, `127.0.0.1:${fixture.port}`]);
     const wrong = await proxy.addRoute(parseUpstreamProxy(`socks5://sock:wrong@127.0.0.1:${socks.port}`));
-    expect((await viaProxy(`http://fixture.test:${fixture.port}/`, wrong.token)).status).toBe(502);
+    expect((await viaProxy(`http://fixture.test:${fixture.port}/`, portOf(wrong))).status).toBe(502);
   });
 
   it('speaks TLS to an https upstream and verifies its certificate', async () => {
     const port = (tlsServer.address() as AddressInfo).port;
     const route = await proxy.addRoute(parseUpstreamProxy(`https://u:p@127.0.0.1:${port}`));
-    const answer = await viaProxy(`http://fixture.test:${fixture.port}/`, route.token);
+    const answer = await viaProxy(`http://fixture.test:${fixture.port}/`, portOf(route));
     expect(answer.status).toBe(502);
     expect(answer.body).toMatch(/TLS error \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/);
   });
 });
 
 describe('egress proxy: errors', () => {
-  it('asks for credentials (407) without a known token, and forgets removed routes', async () => {
-    const none = await viaProxy(`http://127.0.0.1:${fixture.port}/`, null);
+  it('lets nothing out of the shared port (407, credentials or not), and closes a removed route’s listener', async () => {
+    const none = await viaProxy(`http://127.0.0.1:${fixture.port}/shared`, proxy.port);
     expect(none.status).toBe(407);
     expect(none.headers['proxy-authenticate']).toBe('Basic realm="webcap"');
-    expect((await viaProxy(`http://127.0.0.1:${fixture.port}/`, 'not-a-token')).status).toBe(407);
-    const tunnel = await rawExchange(connectHead(`127.0.0.1:${fixture.port}`, null));
-    expect(tunnel.status).toBe(407);
-    tunnel.socket.destroy();
+    const credentials = { 'proxy-authorization': basic('user', 'password') };
+    expect((await viaProxy(`http://127.0.0.1:${fixture.port}/shared`, proxy.port, credentials)).status).toBe(
+      407,
+    );
+    for (const head of [
+      connectHead(`127.0.0.1:${fixture.port}`),
+      upgradeHead(`ws://127.0.0.1:${fixture.port}/shared`),
+    ]) {
+      const refused = await rawExchange(head, proxy.port);
+      expect(refused.status).toBe(407);
+      refused.socket.destroy();
+    }
+    expect(fixtureRequests).not.toContain('/shared');
     const route = await proxy.addRoute();
-    const port = Number(new URL(route.proxyServer).port);
     await route.close();
-    expect((await viaProxy(`http://127.0.0.1:${fixture.port}/`, route.token)).status).toBe(407);
-    await expect(viaProxy(`http://127.0.0.1:${fixture.port}/`, null, port)).rejects.toMatchObject({
+    await expect(viaProxy(`http://127.0.0.1:${fixture.port}/`, portOf(route))).rejects.toMatchObject({
       code: 'ECONNREFUSED',
     });
   });
 
   it('answers 400 to what is not a proxy request, and 502 to an unreachable target', async () => {
     const route = await proxy.addRoute();
-    expect((await viaProxy('/relative', route.token)).status).toBe(400);
-    expect((await viaProxy(`https://127.0.0.1:${fixture.port}/`, route.token)).status).toBe(400);
-    const bad = await rawExchange(connectHead('no-port', route.token));
+    const port = portOf(route);
+    expect((await viaProxy('/relative', port)).status).toBe(400);
+    expect((await viaProxy(`https://127.0.0.1:${fixture.port}/`, port)).status).toBe(400);
+    const bad = await rawExchange(connectHead('no-port'), port);
     expect(bad.status).toBe(400);
     bad.socket.destroy();
-    const missing = await viaProxy('http://nx.test/', route.token);
+    const missing = await viaProxy('http://nx.test/', port);
     expect(missing).toMatchObject({
       status: 502,
       body: 'Could not reach http://nx.test/: host not found (ENOTFOUND)\n',
@@ -387,7 +447,7 @@ describe('egress proxy: errors', () => {
   it('refuses an upstream proxy whose own host the policy refuses', async () => {
     const unchecked = await proxy.addRoute();
     unchecked.use(parseUpstreamProxy(`http://127.0.0.1:${canary.port}`));
-    const answer = await viaProxy(`http://fixture.test:${fixture.port}/`, unchecked.token);
+    const answer = await viaProxy(`http://fixture.test:${fixture.port}/`, portOf(unchecked));
     expect(answer).toMatchObject({
       status: 403,
       headers: { 'x-webcap-blocked': '127.0.0.1 is a loopback address' },
@@ -440,7 +500,7 @@ describe('egress proxy: security (the canaries see nothing)', () => {
   ])('answers 403 to a plain request for %s', async (template) => {
     const target = template.replace('{c}', String(canary.port));
     const before = route.stats.blocked;
-    const answer = await viaProxy(target, route.token);
+    const answer = await viaProxy(target, portOf(route));
     expect(answer.status).toBe(403);
     expect(answer.headers['x-webcap-blocked']).toMatch(/ (is|resolves to) an? /);
     expect(answer.body).toMatch(/^Blocked by the webcap network guard: /);
@@ -458,7 +518,10 @@ describe('egress proxy: security (the canaries see nothing)', () => {
     '169.254.169.254:443',
     '[2002:a9fe:a9fe::]:443',
   ])('answers 403 to CONNECT %s', async (template) => {
-    const answer = await rawExchange(connectHead(template.replace('{c}', String(canary.port)), route.token));
+    const answer = await rawExchange(
+      connectHead(template.replace('{c}', String(canary.port))),
+      portOf(route),
+    );
     expect(answer.status).toBe(403);
     expect(answer.head).toMatch(/\r\nX-Webcap-Blocked: /);
     answer.socket.destroy();
@@ -468,7 +531,7 @@ describe('egress proxy: security (the canaries see nothing)', () => {
     const system = await EgressProxy.start({ policy: new NetworkPolicy() });
     try {
       const local = await system.addRoute();
-      expect((await viaProxy(`http://localhost:${canary.port}/`, local.token, system.port)).status).toBe(403);
+      expect((await viaProxy(`http://localhost:${canary.port}/`, portOf(local))).status).toBe(403);
       expect(local.stats.refusals).toEqual([
         { target: `http://localhost:${canary.port}/`, reason: 'localhost resolves to a loopback address' },
       ]);
@@ -483,18 +546,16 @@ describe('egress proxy: security (the canaries see nothing)', () => {
   });
 
   it('answers 403 to a WebSocket upgrade for the canary', async () => {
-    const answer = await rawExchange(upgradeHead(`ws://127.0.0.1:${canary.port}/ws`, route.token));
+    const answer = await rawExchange(upgradeHead(`ws://127.0.0.1:${canary.port}/ws`), portOf(route));
     expect(answer.status).toBe(403);
     answer.socket.destroy();
   });
 
   it('refuses a refused IP literal even through a chained upstream', async () => {
-    const far = await upstream.addRoute();
-    const chained = await proxy.addRoute(
-      parseUpstreamProxy(`http://${far.token}@127.0.0.1:${upstream.port}`),
-    );
-    expect((await viaProxy('http://169.254.169.254/', chained.token)).status).toBe(403);
-    const tunnel = await rawExchange(connectHead(`127.0.0.1:${canary.port}`, chained.token));
+    const { far, via } = await upstreamRoute();
+    const chained = await proxy.addRoute(via);
+    expect((await viaProxy('http://169.254.169.254/', portOf(chained))).status).toBe(403);
+    const tunnel = await rawExchange(connectHead(`127.0.0.1:${canary.port}`), portOf(chained));
     expect(tunnel.status).toBe(403);
     tunnel.socket.destroy();
     expect(far.stats.requests).toBe(0);
@@ -522,17 +583,14 @@ describe('egress proxy: real Chromium', () => {
     await browser?.close();
   });
 
-  /** A page in a new context routed by the route's own listener, or by its token on the shared port. */
-  async function contextPage(route: ProxyRoute | null, by: 'listener' | 'token'): Promise<Page> {
-    const port = by === 'listener' && route !== null ? Number(new URL(route.proxyServer).port) : proxy.port;
+  /** A page in a new context routed by the route's own listener; with no route, by the shared port. */
+  async function contextPage(route: ProxyRoute | null): Promise<Page> {
     // As the pool does: a context's proxy replaces the launch flag's, so the bypass rule is repeated.
     const context = await browser.createBrowserContext({
-      proxyServer: `http://127.0.0.1:${port}`,
+      proxyServer: route === null ? `http://127.0.0.1:${proxy.port}` : route.proxyServer,
       proxyBypassList: ['<-loopback>'],
     });
-    const page = await context.newPage();
-    if (by === 'token' && route !== null) await page.authenticate({ username: route.token, password: '' });
-    return page;
+    return context.newPage();
   }
 
   /**
@@ -573,7 +631,7 @@ describe('egress proxy: real Chromium', () => {
 
   it('sends every kind of request to the proxy, which refuses the canary, and the page still renders', async () => {
     const route = await proxy.addRoute();
-    const page = await contextPage(route, 'listener');
+    const page = await contextPage(route);
     const response = await page.goto(`http://127.0.0.1:${fixture.port}/attack`, { waitUntil: 'load' });
     expect(response?.status()).toBe(200);
     await page.waitForFunction('window.settled === true', { timeout: 10_000 });
@@ -613,37 +671,30 @@ describe('egress proxy: real Chromium', () => {
     await page.browserContext().close();
   });
 
-  it.each(['listener', 'token'] as const)(
-    'routes each browser context by its own %s, chained upstream included',
-    async (by) => {
-      const direct = await proxy.addRoute();
-      const far = await upstream.addRoute();
-      const chained = await proxy.addRoute(
-        parseUpstreamProxy(`http://${far.token}@127.0.0.1:${upstream.port}`),
-      );
-      const [directPage, chainedPage, anonymousPage] = await Promise.all([
-        contextPage(direct, by),
-        contextPage(chained, by),
-        contextPage(null, 'token'),
-      ]);
-      expect((await directPage.goto(`http://127.0.0.1:${fixture.port}/direct`))?.status()).toBe(200);
-      expect(direct.stats.requests).toBeGreaterThan(0);
-      expect(chained.stats.requests).toBe(0);
-      expect(far.stats.requests).toBe(0);
-      expect((await chainedPage.goto(`http://127.0.0.1:${fixture.port}/chained`))?.status()).toBe(200);
-      expect(await chainedPage.evaluate(() => document.body.textContent)).toBe('fixture says hi to /chained');
-      expect(chained.stats.requests).toBeGreaterThan(0);
-      expect(far.stats.requests).toBeGreaterThan(0);
-      // Without credentials the proxy lets nothing out.
-      expect(await outcome(anonymousPage, `http://127.0.0.1:${fixture.port}/anonymous-${by}`)).toMatch(
-        PROXY_REFUSAL,
-      );
-      expect(fixtureRequests).not.toContain(`/anonymous-${by}`);
-      for (const page of [directPage, chainedPage, anonymousPage]) await page.browserContext().close();
-      await Promise.all([direct.close(), chained.close()]);
-      expect(canaryHits()).toBe(0);
-    },
-  );
+  it('routes each browser context by its own listener, chained upstream included', async () => {
+    const direct = await proxy.addRoute();
+    const { far, via } = await upstreamRoute();
+    const chained = await proxy.addRoute(via);
+    const [directPage, chainedPage, anonymousPage] = await Promise.all([
+      contextPage(direct),
+      contextPage(chained),
+      contextPage(null),
+    ]);
+    expect((await directPage.goto(`http://127.0.0.1:${fixture.port}/direct`))?.status()).toBe(200);
+    expect(direct.stats.requests).toBeGreaterThan(0);
+    expect(chained.stats.requests).toBe(0);
+    expect(far.stats.requests).toBe(0);
+    expect((await chainedPage.goto(`http://127.0.0.1:${fixture.port}/chained`))?.status()).toBe(200);
+    expect(await chainedPage.evaluate(() => document.body.textContent)).toBe('fixture says hi to /chained');
+    expect(chained.stats.requests).toBeGreaterThan(0);
+    expect(far.stats.requests).toBeGreaterThan(0);
+    // The shared port lets nothing out.
+    expect(await outcome(anonymousPage, `http://127.0.0.1:${fixture.port}/anonymous`)).toMatch(PROXY_REFUSAL);
+    expect(fixtureRequests).not.toContain('/anonymous');
+    for (const page of [directPage, chainedPage, anonymousPage]) await page.browserContext().close();
+    await Promise.all([direct.close(), chained.close()]);
+    expect(canaryHits()).toBe(0);
+  });
 
   it('confines the default context by the launch flags alone', async () => {
     const page = await browser.newPage();

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -46,8 +45,6 @@ export interface RouteStats {
 export interface ProxyRoute {
   /** This route's own listener, `http://127.0.0.1:<port>`, for a context's proxyServer: no credentials needed. */
   readonly proxyServer: string;
-  /** Selects the route on the shared port as the Proxy-Authorization Basic user name (password ignored). */
-  readonly token: string;
   /** The caller's proxy chained behind ours; null connects directly. */
   readonly upstream: UpstreamProxy | null;
   readonly stats: RouteStats;
@@ -61,7 +58,7 @@ export interface ProxyRoute {
    * among the latest 50 such answers; undefined when the answer, if any, was the target's own.
    */
   answerFor(url: string): ProxyAnswer | undefined;
-  /** Closes the route's listener and cuts its connections; its token gets 407 from then on. */
+  /** Closes the route's listener and cuts its connections. */
   close(): Promise<void>;
 }
 
@@ -76,7 +73,6 @@ class Route implements ProxyRoute {
   private readonly answers = new Map<string, ProxyAnswer>();
 
   constructor(
-    readonly token: string,
     readonly proxyServer: string,
     private readonly server: http.Server,
     private readonly onClose: (route: Route) => void,
@@ -215,12 +211,12 @@ function hostOf(url: URL): string {
  * (absolute-URI), CONNECT tunnels (HTTPS, wss) and WebSocket upgrades are each checked by the
  * policy with pinned resolution before any connection is made; refusals get 403. One proxy serves
  * the process. Each browser context gets a route, a direct exit or the caller's chained upstream,
- * reached either at the route's own listener (its proxyServer) or at the shared port with the
- * route's token as Proxy-Authorization. The shared port answers 407 to anything else, so the
- * launch-wide --proxy-server and a context that lost its credentials get nothing out.
+ * at the route's own listener (its proxyServer). The shared port, Chromium's launch-wide
+ * --proxy-server, answers 407 to everything, so a context without a route of its own (the
+ * default one) gets nothing out.
  */
 export class EgressProxy {
-  private readonly routes = new Map<string, Route>();
+  private readonly routes = new Set<Route>();
   private readonly sockets = new Set<Duplex>();
   private readonly guard: Guard;
   private readonly connectTimeoutMs: number;
@@ -232,7 +228,7 @@ export class EgressProxy {
   ) {
     this.guard = { policy: options.policy, resolver: options.resolver ?? systemResolver };
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
-    this.serve(server, null);
+    this.refuseAll(server);
   }
 
   /** Starts a proxy whose shared port listens on 127.0.0.1 at a free port. */
@@ -243,7 +239,7 @@ export class EgressProxy {
     return proxy;
   }
 
-  /** The shared port, for Chromium's --proxy-server. */
+  /** The shared port, for Chromium's --proxy-server: it lets nothing out. */
   get port(): number {
     return this.sharedPort;
   }
@@ -257,39 +253,55 @@ export class EgressProxy {
     );
   }
 
-  /** Opens a route with its own listener and a fresh random token; an upstream is checked first (checkUpstream). */
+  /** Opens a route with its own listener; an upstream is checked first (checkUpstream). */
   async addRoute(upstream: UpstreamProxy | null = null): Promise<ProxyRoute> {
     if (upstream !== null) await this.checkUpstream(upstream);
     const server = http.createServer();
     const proxyServer = `http://127.0.0.1:${await listen(server)}`;
-    const route = new Route(randomBytes(16).toString('hex'), proxyServer, server, (closing) => {
-      this.routes.delete(closing.token);
+    const route = new Route(proxyServer, server, (closing) => {
+      this.routes.delete(closing);
     });
     route.use(upstream);
     this.serve(server, route);
-    this.routes.set(route.token, route);
+    this.routes.add(route);
     return route;
   }
 
   /** Stops every listener and destroys every connection, tunnels included. */
   async stop(): Promise<void> {
-    const routes = [...this.routes.values()].map((route) => route.close());
+    const routes = [...this.routes].map((route) => route.close());
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
     await Promise.all([closed, ...routes]);
   }
 
-  /** Handles a listener's traffic: a route's own (fixed) or the shared port's (route by token). */
-  private serve(server: http.Server, fixed: Route | null): void {
-    server.on('connection', (socket: Socket) => this.track(socket, fixed));
+  /** The shared port's traffic: 407 to every request, tunnel and upgrade. */
+  private refuseAll(server: http.Server): void {
+    server.on('connection', (socket: Socket) => this.track(socket, null));
+    server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="webcap"', 'content-type': 'text/plain' });
+      res.end('Proxy authentication required\n');
+    });
+    const refuseTunnel = (_req: IncomingMessage, client: Duplex) => {
+      client.on('error', () => client.destroy());
+      client.end(rawResponse(407, 'Proxy Authentication Required', '', [CHALLENGE]));
+    };
+    server.on('connect', refuseTunnel);
+    server.on('upgrade', refuseTunnel);
+    server.on('clientError', (_error, socket: Duplex) => socket.destroy());
+  }
+
+  /** A route's listener: its traffic goes out along that route. */
+  private serve(server: http.Server, route: Route): void {
+    server.on('connection', (socket: Socket) => this.track(socket, route));
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      void this.onRequest(req, res, fixed ?? this.routeOf(req));
+      void this.onRequest(req, res, route);
     });
     server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      void this.onTunnel(req, socket, head, 'connect', fixed ?? this.routeOf(req));
+      void this.onTunnel(req, socket, head, 'connect', route);
     });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      void this.onTunnel(req, socket, head, 'upgrade', fixed ?? this.routeOf(req));
+      void this.onTunnel(req, socket, head, 'upgrade', route);
     });
     server.on('clientError', (_error, socket: Duplex) => socket.destroy());
   }
@@ -302,13 +314,6 @@ export class EgressProxy {
     });
   }
 
-  private routeOf(req: IncomingMessage): Route | undefined {
-    const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(req.headers['proxy-authorization'] ?? '');
-    if (match?.[1] === undefined) return undefined;
-    const credentials = Buffer.from(match[1], 'base64').toString('utf8');
-    const colon = credentials.indexOf(':');
-    return this.routes.get(colon === -1 ? credentials : credentials.slice(0, colon));
-  }
   /** The answer to a connection that failed: 403 for a refusal (recorded), 502 for a network error. */
   private refuse(route: Route, target: string, error: unknown): Refused {
     if (error instanceof WebcapError && error.code === 'blocked') {
@@ -360,16 +365,7 @@ export class EgressProxy {
    * connections to targets alive for the requests that follow (a page fetches most of its
    * subresources from a few hosts); through a caller's proxy each request has a connection of its own.
    */
-  private async onRequest(
-    req: IncomingMessage,
-    res: ServerResponse,
-    route: Route | undefined,
-  ): Promise<void> {
-    if (route === undefined) {
-      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="webcap"', 'content-type': 'text/plain' });
-      res.end('Proxy authentication required\n');
-      return;
-    }
+  private async onRequest(req: IncomingMessage, res: ServerResponse, route: Route): Promise<void> {
     route.stats.requests += 1;
     const url = URL.canParse(req.url ?? '') ? new URL(req.url ?? '') : null;
     if (url === null || url.protocol !== 'http:') {
@@ -490,13 +486,9 @@ export class EgressProxy {
     client: Duplex,
     head: Buffer,
     kind: 'connect' | 'upgrade',
-    route: Route | undefined,
+    route: Route,
   ) {
     client.on('error', () => client.destroy());
-    if (route === undefined) {
-      client.end(rawResponse(407, 'Proxy Authentication Required', '', [CHALLENGE]));
-      return;
-    }
     route.stats.requests += 1;
     const target = kind === 'connect' ? parseAuthority(req.url) : this.upgradeTarget(req.url);
     if (target === null) {
