@@ -3,8 +3,10 @@ import type { Logger } from 'pino';
 import { KeyCache } from './billing/key-cache.js';
 import { capsRedisClient, RateCaps } from './billing/rate-caps.js';
 import { Reservations } from './billing/reservations.js';
-import { type AdBlocker, loadAdBlocker } from './browser/ad-blocker.js';
+import { loadAdBlocker } from './browser/ad-blocker.js';
 import { chromiumArgs } from './browser/chromium-args.js';
+import { loadCookieBannerRemover } from './browser/cookie-banners.js';
+import { loadOnce } from './browser/load-once.js';
 import { BrowserPool } from './browser/pool.js';
 import type { CallDeps } from './calls/deps.js';
 import { type Clock, systemClock } from './clock.js';
@@ -207,17 +209,11 @@ async function openEngines(
   });
   closers.add('browser pool', () => pool.close());
   // Parsing the filter lists costs seconds on a first start, so it happens once, when first needed.
-  let adBlocker: Promise<AdBlocker> | null = null;
-  const loadBlocker = () => {
-    adBlocker ??= loadAdBlocker({ cacheDir: path.join(config.dataDir, 'cache') });
-    adBlocker.catch(() => {
-      adBlocker = null;
-    });
-    return adBlocker;
-  };
+  const loadBlocker = loadOnce(() => loadAdBlocker({ cacheDir: path.join(config.dataDir, 'cache') }));
   const capture: CaptureDeps = {
     pool,
     adBlocker: loadBlocker,
+    cookieBanners: loadOnce(loadCookieBannerRemover),
     navigationTimeoutMs: config.browser.navigationTimeoutMs,
     maxFullPageHeightPx: config.browser.maxFullPageHeightPx,
   };

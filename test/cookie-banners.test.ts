@@ -1,13 +1,22 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CookieBannerOutcome, enableCookieBannerRemoval } from '../src/browser/cookie-banners.js';
+import {
+  type CookieBannerOutcome,
+  type CookieBannerRemover,
+  loadCookieBannerRemover,
+} from '../src/browser/cookie-banners.js';
 import { type FixtureServer, launchChromium, pngSize, startFixtureServer } from './helpers/chromium.js';
 
 let browser: Browser;
 let server: FixtureServer;
+let banners: CookieBannerRemover;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startFixtureServer()]);
+  [browser, server, banners] = await Promise.all([
+    launchChromium(),
+    startFixtureServer(),
+    loadCookieBannerRemover(),
+  ]);
 });
 
 afterAll(async () => {
@@ -37,7 +46,7 @@ async function visit(
   try {
     const page: Page = await context.newPage();
     await page.setViewport({ width: 1024, height: 768 });
-    const session = options.remove ? await enableCookieBannerRemoval(page) : null;
+    const session = options.remove ? await banners.enable(page) : null;
     await page.goto(server.url(`/${file}`), { waitUntil: 'load' });
     const outcome = session === null ? null : await session.settled(options.timeoutMs ?? 8000);
     // Without removal, the banner its script inserts is waited for, however slow the machine.
@@ -127,7 +136,7 @@ describe('cookie banner removal', () => {
       const page = await context.newPage();
       const choice = () =>
         page.evaluate(() => (window as unknown as { consentChoice: string | null }).consentChoice);
-      const first = await enableCookieBannerRemoval(page);
+      const first = await banners.enable(page);
       await page.goto(server.url('/cookies-heuristic.html'), { waitUntil: 'load' });
       expect((await first.settled(8000)).handledBy).toBe('autoconsent');
       expect(await choice()).toBe('rejected');
@@ -143,7 +152,7 @@ describe('cookie banner removal', () => {
       expect(traces).toEqual({ bridge: 'undefined', script: 'undefined' });
       expect(await choice()).toBeNull();
 
-      const second = await enableCookieBannerRemoval(page);
+      const second = await banners.enable(page);
       await page.goto(server.url('/cookies-heuristic.html'), { waitUntil: 'load' });
       expect((await second.settled(8000)).handledBy).toBe('autoconsent');
       expect(await choice()).toBe('rejected');

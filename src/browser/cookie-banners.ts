@@ -112,31 +112,26 @@ interface Assets {
   readonly rules: IndexedCMPRuleset;
 }
 
-let assets: Promise<Assets> | null = null;
-
-/** autoconsent's content script and rules, read once per process from the installed package. */
-function loadAssets(): Promise<Assets> {
-  assets ??= (async () => {
-    const require = createRequire(import.meta.url);
-    // The playwright bundle is not in the package's exports: it sits beside the main entry.
-    const dist = path.dirname(require.resolve('@duckduckgo/autoconsent'));
-    const [content, rules] = await Promise.all([
-      fs.readFile(path.join(dist, 'autoconsent.playwright.js'), 'utf8'),
-      fs.readFile(require.resolve('@duckduckgo/autoconsent/rules/compact-rules.json'), 'utf8'),
-    ]);
-    // autoconsent calls window.autoconsentSendMessage and expects replies through
-    // window.autoconsentReceiveMessage; the binding's return value carries the reply back to the
-    // very frame that asked, so iframes (where some CMPs live) get their own rules.
-    const bridge = `
-      window.autoconsentSendMessage = (message) =>
-        window.${BINDING}({ message, url: location.href, mainFrame: window === window.top })
-          .then((reply) => (reply ? window.autoconsentReceiveMessage(reply) : undefined));`;
-    return {
-      script: `if (typeof window.${BINDING} === 'function') {${bridge}\n${content}\n}`,
-      rules: JSON.parse(rules) as IndexedCMPRuleset,
-    };
-  })();
-  return assets;
+/** autoconsent's content script and rules, read from the installed package. */
+async function readAssets(): Promise<Assets> {
+  const require = createRequire(import.meta.url);
+  // The playwright bundle is not in the package's exports: it sits beside the main entry.
+  const dist = path.dirname(require.resolve('@duckduckgo/autoconsent'));
+  const [content, rules] = await Promise.all([
+    fs.readFile(path.join(dist, 'autoconsent.playwright.js'), 'utf8'),
+    fs.readFile(require.resolve('@duckduckgo/autoconsent/rules/compact-rules.json'), 'utf8'),
+  ]);
+  // autoconsent calls window.autoconsentSendMessage and expects replies through
+  // window.autoconsentReceiveMessage; the binding's return value carries the reply back to the
+  // very frame that asked, so iframes (where some CMPs live) get their own rules.
+  const bridge = `
+    window.autoconsentSendMessage = (message) =>
+      window.${BINDING}({ message, url: location.href, mainFrame: window === window.top })
+        .then((reply) => (reply ? window.autoconsentReceiveMessage(reply) : undefined));`;
+  return {
+    script: `if (typeof window.${BINDING} === 'function') {${bridge}\n${content}\n}`,
+    rules: JSON.parse(rules) as IndexedCMPRuleset,
+  };
 }
 
 interface BridgePayload {
@@ -157,13 +152,27 @@ function isBridgePayload(value: unknown): value is BridgePayload {
   );
 }
 
+/** Cookie banner removal (remove_cookie_banners), autoconsent's script and rules loaded. */
+export interface CookieBannerRemover {
+  /**
+   * Injects autoconsent into every document the page loads from now on (call before navigating):
+   * it detects the consent popup of ~800 known CMPs or by its heuristic, and refuses consent.
+   * One session per page at a time: dispose it before enabling again on a reused page.
+   */
+  enable(page: Page): Promise<CookieBannerSession>;
+}
+
 /**
- * Injects autoconsent into every document the page loads from now on (call before navigating):
- * it detects the consent popup of ~800 known CMPs or by its heuristic, and refuses consent.
- * One session per page at a time: dispose it before enabling again on a reused page.
+ * Loads cookie banner removal: reads autoconsent's content script and rules from the installed
+ * package. The composition root loads it once and hands it to the page pipeline (PageDeps), as it
+ * does the ad blocker; rejects when the package's files cannot be read.
  */
-export async function enableCookieBannerRemoval(page: Page): Promise<CookieBannerSession> {
-  const { script, rules } = await loadAssets();
+export async function loadCookieBannerRemover(): Promise<CookieBannerRemover> {
+  const assets = await readAssets();
+  return { enable: (page) => enableRemoval(page, assets) };
+}
+
+async function enableRemoval(page: Page, { script, rules }: Assets): Promise<CookieBannerSession> {
   // Per document: the CMP that autoconsent finished with, and whether it is done at all.
   let handledCmp: string | null = null;
   let finished = false;

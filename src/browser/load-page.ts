@@ -3,7 +3,7 @@ import { TimeoutError } from 'puppeteer-core';
 import { WebcapError } from '../errors.js';
 import type { AdBlocker } from './ad-blocker.js';
 import { DEFAULT_VIEWPORT } from './chromium-args.js';
-import { enableCookieBannerRemoval } from './cookie-banners.js';
+import type { CookieBannerRemover } from './cookie-banners.js';
 import { applyDevice } from './devices.js';
 import type { PageParams } from './page-params.js';
 import { blockRequests, scrollThrough } from './page-setup.js';
@@ -14,6 +14,8 @@ export interface PageDeps {
   readonly pool: BrowserPool;
   /** The ad and tracker blocker (remove_ads), loaded once at start. */
   readonly adBlocker: () => Promise<AdBlocker>;
+  /** Cookie banner removal (remove_cookie_banners), loaded when first needed. */
+  readonly cookieBanners: () => Promise<CookieBannerRemover>;
   /** Longest navigation or wait for a selector, within the pool's hard render limit. */
   readonly navigationTimeoutMs: number;
   /** Scrolling stops at this many CSS pixels (and full-page captures with it). */
@@ -171,7 +173,7 @@ export async function withLoadedPage<T>(
     const adBlocker = params.removeAds ? await deps.adBlocker() : null;
     await adBlocker?.enable(page);
     await blockRequests(page, { resourceTypes: params.blockResources, urls: params.blockUrls });
-    const banners = params.removeCookieBanners ? await enableCookieBannerRemoval(page) : null;
+    const banners = params.removeCookieBanners ? await (await deps.cookieBanners()).enable(page) : null;
     await checkSelectors(page, namedSelectors(params));
 
     const { response, unfinished } = await navigate(lease, params, deps.navigationTimeoutMs);
