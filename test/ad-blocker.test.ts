@@ -4,7 +4,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AD_BLOCK_INTERCEPT_PRIORITY, type AdBlocker, loadAdBlocker } from '../src/browser/ad-blocker.js';
+import { type AdBlocker, loadAdBlocker } from '../src/browser/ad-blocker.js';
+import { blockRequests } from '../src/browser/page-setup.js';
 import { type FixtureServer, launchChromium, startFixtureServer } from './helpers/chromium.js';
 
 // A real ad host from EasyList, mapped to the fixture server: nothing leaves the machine. The page
@@ -110,15 +111,8 @@ describe('ad blocker built from the shipped filter lists', () => {
   it('coexists with another cooperative request handler on the same page', async () => {
     const result = await loadAdPage(async (page) => {
       await blocker.enable(page);
-      // What the capture engine does for block_urls: abort what it blocks, continue the rest.
-      page.on('request', (request) => {
-        if (request.isInterceptResolutionHandled()) return;
-        if (request.url().endsWith('/app.js')) {
-          void request.abort('blockedbyclient', AD_BLOCK_INTERCEPT_PRIORITY + 9);
-        } else {
-          void request.continue(request.continueRequestOverrides(), 0);
-        }
-      });
+      // The page pipeline's block_urls: it aborts what it blocks and continues the rest.
+      await blockRequests(page, { resourceTypes: [], urls: ['*/app.js'] });
     });
     expect(result.adScript).toBe(0);
     expect(result.adImage).toBe(0);

@@ -7,7 +7,7 @@ import { PuppeteerBlocker, Request, type RequestType } from '@ghostery/adblocker
 import type { Frame, Page } from 'puppeteer-core';
 
 /** Where Debian's webext-ublock-origin-chromium installs uBlock Origin's bundled filter lists. */
-export const DEFAULT_FILTER_LISTS_DIR = '/usr/share/chromium/extensions/ublock-origin/assets';
+const DEFAULT_FILTER_LISTS_DIR = '/usr/share/chromium/extensions/ublock-origin/assets';
 
 /**
  * The lists uBlock Origin enables by default for ads, trackers and the fixes that go with them,
@@ -15,7 +15,7 @@ export const DEFAULT_FILTER_LISTS_DIR = '/usr/share/chromium/extensions/ublock-o
  * malware-host list that is not about ads and whose bare-host lines the engine would read as
  * URL substrings.
  */
-export const FILTER_LIST_FILES = [
+const FILTER_LIST_FILES = [
   'thirdparties/easylist/easylist.txt',
   'thirdparties/easylist/easyprivacy.txt',
   'ublock/filters.min.txt',
@@ -32,7 +32,7 @@ export const FILTER_LIST_FILES = [
  * abort at this priority or above to block; at equal priority an abort beats a redirect, which
  * beats a continue (https://pptr.dev/guides/network-interception#cooperative-intercept-mode).
  */
-export const AD_BLOCK_INTERCEPT_PRIORITY = 1;
+const AD_BLOCK_INTERCEPT_PRIORITY = 1;
 
 /*
  * uBO's lists carry `!#if` blocks for other browsers and for abilities the engine lacks here.
