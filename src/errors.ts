@@ -58,7 +58,9 @@ export function invalidParam(param: string, why: string): WebcapError {
 }
 
 /** Status and the spec's message for each error code (spec "Errors", DESIGN.md §2). */
-const RESPONSES: Record<ErrorCode, { status: number; message: string }> = {
+export const ERROR_CATALOGUE: Readonly<
+  Record<ErrorCode, { readonly status: number; readonly message: string }>
+> = {
   bad_request: { status: 400, message: 'Bad Request' },
   invalid_key: { status: 401, message: 'Invalid API Key' },
   rate_limited: { status: 401, message: 'Rate limit exceeded for the API key' },
@@ -86,7 +88,7 @@ export interface ErrorResponse {
 
 /** The status and `{"error"}` body of a WebcapError, from the catalogue. */
 export function errorResponse(error: WebcapError): ErrorResponse {
-  const { status, message } = RESPONSES[error.code];
+  const { status, message } = ERROR_CATALOGUE[error.code];
   // target_unreachable reads "page could not be loaded (<net error>)"; the others append ": detail".
   const text =
     error.detail === undefined

@@ -1,17 +1,103 @@
+import { type Static, Type } from 'typebox';
 import type { Account } from '../billing/accounts.js';
 import type { CreditGrant, Ledger } from '../billing/balances.js';
-import type { KeyRecord } from '../billing/keys.js';
+import { KeyQuotasSchema, type KeyRecord } from '../billing/keys.js';
+import { Nullable } from '../nullable.js';
 import type { WebhookSecret } from './accounts.js';
 import type { AccountPack } from './balances.js';
 import type { CreatedKey } from './keys.js';
 
 /*
  * The operator-facing JSON of admin results: the admin API answers it and `webcap admin --json`
- * prints it, so that scripts read one form whichever door they use.
+ * prints it, so that scripts read one form whichever door they use. Each form is a schema (the
+ * admin API declares its responses with it) and the function that builds it returns its Static<>.
  */
 
+/** An account as the admin API shows it. */
+export const AccountJsonSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  active: Type.Boolean(),
+  stats_enabled: Type.Boolean(),
+  monthly_quota: Nullable(Type.Integer()),
+  per_second: Nullable(Type.Integer()),
+  per_minute: Nullable(Type.Integer()),
+  billing_anchor: Type.String(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+/** An API key as the admin API shows it; never the key itself, but once, at creation. */
+export const KeyJsonSchema = Type.Object({
+  id: Type.String(),
+  account: Type.String(),
+  account_id: Type.String(),
+  alias: Type.String(),
+  category: Type.String(),
+  prefix: Type.String(),
+  active: Type.Boolean(),
+  expires_at: Nullable(Type.String()),
+  revoked_at: Nullable(Type.String()),
+  quotas: KeyQuotasSchema,
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+export const CreatedKeyJsonSchema = Type.Object({
+  ...KeyJsonSchema.properties,
+  key: Type.String({ description: 'the API key; shown only in this answer' }),
+});
+
+export const PackJsonSchema = Type.Object({
+  id: Type.String(),
+  account: Type.String(),
+  title: Type.String(),
+  total: Type.Integer(),
+  used: Type.Integer(),
+  remaining: Type.Integer(),
+  purchased_at: Type.String(),
+});
+
+export const GrantJsonSchema = Type.Object({
+  id: Type.String(),
+  account: Type.String(),
+  amount: Type.Integer(),
+  note: Type.String(),
+  granted_at: Type.String(),
+  credits: Type.Object({ given: Type.Integer(), consumed: Type.Integer() }),
+});
+
+export const LedgerJsonSchema = Type.Object({
+  account: Type.String(),
+  totals: Type.Object({
+    committed: Type.Object({ subscription: Type.Integer(), pack: Type.Integer(), credit: Type.Integer() }),
+    reserved: Type.Integer(),
+    released: Type.Integer(),
+  }),
+  entries: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      key_id: Type.String(),
+      engine: Type.String(),
+      source: Type.String(),
+      pack_id: Nullable(Type.String()),
+      period_start: Nullable(Type.String()),
+      status: Type.String(),
+      created_at: Type.String(),
+      settled_at: Nullable(Type.String()),
+    }),
+  ),
+});
+
+/** An account's webhook signing secret (admin API). */
+export const WebhookSecretJsonSchema = Type.Object(
+  { account: Type.String(), webhook_secret: Type.String() },
+  { additionalProperties: false },
+);
+
 /** An account: every field of the record. */
-export function accountJson(account: Account) {
+export function accountJson(account: Account): Static<typeof AccountJsonSchema> {
   return {
     id: account.id,
     name: account.name,
@@ -28,7 +114,7 @@ export function accountJson(account: Account) {
 }
 
 /** A key: every field of the record, never the key or its hash. */
-export function keyJson({ key, accountSlug }: KeyRecord) {
+export function keyJson({ key, accountSlug }: KeyRecord): Static<typeof KeyJsonSchema> {
   return {
     id: key.id,
     account: accountSlug,
@@ -46,11 +132,11 @@ export function keyJson({ key, accountSlug }: KeyRecord) {
 }
 
 /** A new key: its record and, this once, the key. */
-export function createdKeyJson(created: CreatedKey) {
+export function createdKeyJson(created: CreatedKey): Static<typeof CreatedKeyJsonSchema> {
   return { ...keyJson(created), key: created.plaintext };
 }
 
-export function packJson({ pack, accountSlug }: AccountPack) {
+export function packJson({ pack, accountSlug }: AccountPack): Static<typeof PackJsonSchema> {
   return {
     id: pack.id,
     account: accountSlug,
@@ -63,7 +149,7 @@ export function packJson({ pack, accountSlug }: AccountPack) {
 }
 
 /** A grant with the account's credit totals after it. */
-export function grantJson(grant: CreditGrant) {
+export function grantJson(grant: CreditGrant): Static<typeof GrantJsonSchema> {
   return {
     id: grant.id,
     account: grant.accountSlug,
@@ -74,7 +160,7 @@ export function grantJson(grant: CreditGrant) {
   };
 }
 
-export function ledgerJson(ledger: Ledger) {
+export function ledgerJson(ledger: Ledger): Static<typeof LedgerJsonSchema> {
   return {
     account: ledger.accountSlug,
     totals: ledger.totals,
@@ -92,6 +178,6 @@ export function ledgerJson(ledger: Ledger) {
   };
 }
 
-export function webhookSecretJson(secret: WebhookSecret) {
+export function webhookSecretJson(secret: WebhookSecret): Static<typeof WebhookSecretJsonSchema> {
   return { account: secret.accountSlug, webhook_secret: secret.secret };
 }

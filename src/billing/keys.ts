@@ -1,5 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { type Static, Type } from 'typebox';
 import { invalidParam, WebcapError } from '../errors.js';
+import { Nullable } from '../nullable.js';
 import { type Db, unlessTaken } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { ApiKeysTable } from '../store/schema.js';
@@ -8,12 +10,15 @@ import { MAX_AMOUNT } from './amounts.js';
 import { parseIsoDate } from './iso-date.js';
 import { keysChanged } from './key-changes.js';
 
-export interface KeyQuotas {
-  readonly total: number | null;
-  readonly daily: number | null;
-  readonly weekly: number | null;
-  readonly monthly: number | null;
-}
+/** A key's own quotas, each null when it has none (spec, API keys): the schema answers show them with, and its type. */
+export const KeyQuotasSchema = Type.Object({
+  total: Nullable(Type.Integer()),
+  daily: Nullable(Type.Integer()),
+  weekly: Nullable(Type.Integer()),
+  monthly: Nullable(Type.Integer()),
+});
+
+export type KeyQuotas = Static<typeof KeyQuotasSchema>;
 
 /** An API key's record; the key itself is known only at creation. */
 export interface ApiKey {

@@ -1,8 +1,66 @@
+import { type Static, Type } from 'typebox';
+import { Nullable } from '../nullable.js';
 import type { Db } from '../store/db.js';
 import type { Account } from './accounts.js';
 import { listPacks } from './balances.js';
-import type { ApiKey } from './keys.js';
+import { type ApiKey, KeyQuotasSchema } from './keys.js';
 import { billingPeriod } from './periods.js';
+
+const Percent = Type.Number({ description: 'percentage, two decimals' });
+
+const PackItem = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  purchased_at: Type.String(),
+  total: Type.Integer(),
+  used: Type.Integer(),
+  remaining: Type.Integer(),
+  percent_used: Percent,
+  exhausted: Type.Boolean(),
+});
+
+/** The spec's Usage record: the schema /v1/usage declares its answer with, and (Static<>) what usageRecord returns. */
+export const UsageRecordSchema = Type.Object({
+  remaining: Type.Integer(),
+  total_used: Type.Integer(),
+  renewal_date: Type.String(),
+  period: Type.Object({ start: Type.String(), end: Type.String() }),
+  subscription: Type.Object({
+    used: Type.Integer(),
+    total: Type.Integer(),
+    remaining: Type.Integer(),
+    percent_used: Percent,
+  }),
+  credits: Type.Object({
+    given: Type.Integer(),
+    consumed: Type.Integer(),
+    remaining: Type.Integer(),
+    percent_used: Percent,
+  }),
+  rate_limit: Type.Object({ per_minute: Nullable(Type.Integer()), per_second: Nullable(Type.Integer()) }),
+  account: Type.Object({ name: Type.String(), slug: Type.String() }),
+  api_key: Type.Object({
+    alias: Type.String(),
+    active: Type.Boolean(),
+    category: Type.String(),
+    expires: Nullable(Type.String()),
+    quotas: KeyQuotasSchema,
+  }),
+  packs: Nullable(
+    Type.Object({
+      count: Type.Integer(),
+      exhausted_count: Type.Integer(),
+      all_exhausted: Type.Boolean(),
+      total: Type.Integer(),
+      used: Type.Integer(),
+      remaining: Type.Integer(),
+      percent_used: Percent,
+      current_index: Type.Integer(),
+      current: Nullable(PackItem),
+      items: Type.Array(PackItem),
+    }),
+  ),
+});
 
 /** Percentage with two decimals; 0 when there is nothing to use. */
 function percent(used: number, total: number): number {
@@ -10,7 +68,12 @@ function percent(used: number, total: number): number {
 }
 
 /** The spec's Usage record (spec "Usage record", rules 1-3) for an account and the calling key. */
-export async function usageRecord(db: Db, account: Account, key: ApiKey, now: Date) {
+export async function usageRecord(
+  db: Db,
+  account: Account,
+  key: ApiKey,
+  now: Date,
+): Promise<Static<typeof UsageRecordSchema>> {
   const period = billingPeriod(new Date(account.billingAnchor), now);
   const [subscriptionRow, balances, packs] = await Promise.all([
     db

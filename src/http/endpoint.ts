@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { ApiGeneration } from './auth.js';
-import { errors } from './responses.js';
+import { errors } from './responses/errors.js';
 
 /** Where each API generation's key may be sent (the OpenAPI security requirement). */
 export const SECURITY: Readonly<Record<'v1' | 'legacy', Record<string, string[]>[]>> = {

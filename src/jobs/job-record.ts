@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { errorResponse, WebcapError } from '../errors.js';
 import type { JobRow } from './job-store.js';
 
 /** Where a job is in its life (docs/jobs.md). */
@@ -61,7 +62,10 @@ export function jobRecordJson(row: JobRow, result: Buffer | null): Buffer {
     error:
       row.error_status === null
         ? null
-        : { status: row.error_status, error: row.error_message ?? 'Internal Error' },
+        : {
+            status: row.error_status,
+            error: row.error_message ?? errorResponse(new WebcapError('internal')).body.error,
+          },
     ...(row.webhook === null ? {} : { webhook: JSON.parse(row.webhook) as WebhookLog }),
   };
   const head = JSON.stringify(fields);

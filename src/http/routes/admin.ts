@@ -11,29 +11,27 @@ import {
 import { addPack, grantCredits, listPacks, showLedger } from '../../admin/balances.js';
 import type { AdminDeps } from '../../admin/deps.js';
 import {
+  AccountJsonSchema,
   accountJson,
+  CreatedKeyJsonSchema,
   createdKeyJson,
+  GrantJsonSchema,
   grantJson,
+  KeyJsonSchema,
   keyJson,
+  LedgerJsonSchema,
   ledgerJson,
+  PackJsonSchema,
   packJson,
+  WebhookSecretJsonSchema,
   webhookSecretJson,
 } from '../../admin/json.js';
 import { createKey, listKeys, revokeKey, showKey, updateKey } from '../../admin/keys.js';
 import { MAX_AMOUNT, MAX_RATE } from '../../billing/amounts.js';
+import { Nullable } from '../../nullable.js';
 import { bearerCheck } from '../bearer.js';
 import type { AppDeps } from '../deps.js';
-import {
-  AccountBody,
-  CreatedKeyBody,
-  errors,
-  GrantBody,
-  KeyBody,
-  LedgerBody,
-  PackBody,
-  WebhookSecretBody,
-} from '../responses.js';
-import { Nullable } from '../schemas.js';
+import { errors } from '../responses/errors.js';
 
 const Count = Type.Integer({ minimum: 0, maximum: MAX_AMOUNT });
 const NullableCount = Nullable(Count);
@@ -133,13 +131,25 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
     });
     const tags = ['admin'];
     const security = [{ adminToken: [] }];
-    const failures = errors(400, 401, 404, 409, 413, 500, 503);
+    // What each kind of route can answer besides its success: every route 401 (the token) and
+    // 500/503; a path parameter or query out of bounds 400; a body 400 and 413 (and any POST 413,
+    // as its body is read); a named account or key 404; a taken slug 409.
+    const read = errors(401, 500, 503);
+    const readOne = errors(400, 401, 404, 500, 503);
+    const write = errors(400, 401, 404, 413, 500, 503);
     const SlugParams = Type.Object({ slug: Slug });
     const KeyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
     app.post(
       '/accounts',
-      { schema: { tags, security, body: AccountCreate, response: { 201: AccountBody, ...failures } } },
+      {
+        schema: {
+          tags,
+          security,
+          body: AccountCreate,
+          response: { 201: AccountJsonSchema, ...errors(400, 401, 409, 413, 500, 503) },
+        },
+      },
       async (request, reply) => {
         const body = request.body;
         const account = await createAccount(admin, {
@@ -161,7 +171,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
         schema: {
           tags,
           security,
-          response: { 200: Type.Object({ accounts: Type.Array(AccountBody) }), ...failures },
+          response: { 200: Type.Object({ accounts: Type.Array(AccountJsonSchema) }), ...read },
         },
       },
       async () => ({ accounts: (await listAccounts(admin)).map(accountJson) }),
@@ -169,20 +179,28 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
 
     app.get(
       '/accounts/:slug',
-      { schema: { tags, security, params: SlugParams, response: { 200: AccountBody, ...failures } } },
+      { schema: { tags, security, params: SlugParams, response: { 200: AccountJsonSchema, ...readOne } } },
       async (request) => accountJson(await showAccount(admin, request.params.slug)),
     );
     // The account's webhook signing secret (docs/jobs.md): shown to the operator, who hands it to
     // the account's owner, and rotated on demand.
-    const secretResponse = { 200: WebhookSecretBody, ...failures };
     app.get(
       '/accounts/:slug/webhook-secret',
-      { schema: { tags, security, params: SlugParams, response: secretResponse } },
+      {
+        schema: {
+          tags,
+          security,
+          params: SlugParams,
+          response: { 200: WebhookSecretJsonSchema, ...readOne },
+        },
+      },
       async (request) => webhookSecretJson(await showWebhookSecret(admin, request.params.slug)),
     );
     app.post(
       '/accounts/:slug/webhook-secret/rotate',
-      { schema: { tags, security, params: SlugParams, response: secretResponse } },
+      {
+        schema: { tags, security, params: SlugParams, response: { 200: WebhookSecretJsonSchema, ...write } },
+      },
       async (request) => webhookSecretJson(await rotateWebhookSecret(admin, request.params.slug)),
     );
 
@@ -194,7 +212,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           security,
           params: SlugParams,
           body: AccountUpdate,
-          response: { 200: AccountBody, ...failures },
+          response: { 200: AccountJsonSchema, ...write },
         },
       },
       async (request) => {
@@ -220,7 +238,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           security,
           params: SlugParams,
           body: PackCreate,
-          response: { 201: PackBody, ...failures },
+          response: { 201: PackJsonSchema, ...write },
         },
       },
       async (request, reply) => {
@@ -242,7 +260,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           tags,
           security,
           params: SlugParams,
-          response: { 200: Type.Object({ packs: Type.Array(PackBody) }), ...failures },
+          response: { 200: Type.Object({ packs: Type.Array(PackJsonSchema) }), ...readOne },
         },
       },
       async (request) => ({ packs: (await listPacks(admin, request.params.slug)).map(packJson) }),
@@ -256,7 +274,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           security,
           params: SlugParams,
           body: CreditGrant,
-          response: { 201: GrantBody, ...failures },
+          response: { 201: GrantJsonSchema, ...write },
         },
       },
       async (request, reply) => {
@@ -274,7 +292,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           security,
           params: SlugParams,
           querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
-          response: { 200: LedgerBody, ...failures },
+          response: { 200: LedgerJsonSchema, ...readOne },
         },
       },
       async (request) => ledgerJson(await showLedger(admin, request.params.slug, request.query.limit ?? 100)),
@@ -282,7 +300,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
 
     app.post(
       '/keys',
-      { schema: { tags, security, body: KeyCreate, response: { 201: CreatedKeyBody, ...failures } } },
+      { schema: { tags, security, body: KeyCreate, response: { 201: CreatedKeyJsonSchema, ...write } } },
       async (request, reply) => {
         const body = request.body;
         const created = await createKey(admin, {
@@ -303,7 +321,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           tags,
           security,
           querystring: Type.Object({ account: Type.Optional(Slug) }),
-          response: { 200: Type.Object({ keys: Type.Array(KeyBody) }), ...failures },
+          response: { 200: Type.Object({ keys: Type.Array(KeyJsonSchema) }), ...readOne },
         },
       },
       async (request) => ({
@@ -313,7 +331,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
 
     app.get(
       '/keys/:id',
-      { schema: { tags, security, params: KeyParams, response: { 200: KeyBody, ...failures } } },
+      { schema: { tags, security, params: KeyParams, response: { 200: KeyJsonSchema, ...readOne } } },
       async (request) => keyJson(await showKey(admin, request.params.id)),
     );
 
@@ -325,7 +343,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           security,
           params: KeyParams,
           body: KeyUpdate,
-          response: { 200: KeyBody, ...failures },
+          response: { 200: KeyJsonSchema, ...write },
         },
       },
       async (request) => {
@@ -343,7 +361,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
 
     app.post(
       '/keys/:id/revoke',
-      { schema: { tags, security, params: KeyParams, response: { 200: KeyBody, ...failures } } },
+      { schema: { tags, security, params: KeyParams, response: { 200: KeyJsonSchema, ...write } } },
       async (request) => keyJson(await revokeKey(admin, request.params.id)),
     );
   };

@@ -4,7 +4,7 @@ import { WebcapError } from '../../errors.js';
 import { isReachable } from '../../store/db.js';
 import { bearerCheck } from '../bearer.js';
 import type { AppDeps } from '../deps.js';
-import { errors } from '../responses.js';
+import { errors } from '../responses/errors.js';
 
 /**
  * Liveness (the process answers), readiness (the database and the job queue answer; the browser's

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { JobRecordSchema } from '../../jobs/job-record.js';
 import { callerOf } from '../auth.js';
 import type { AppDeps } from '../deps.js';
-import { errors } from '../responses.js';
+import { errors } from '../responses/errors.js';
 
 const JobPath = Type.Object(
   { job_id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) },

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { WaitEventSchema } from '../../page-schema.js';
 import { CaptureSuccess, JobAcceptedBody } from '../../responses/calls.js';
-import { BILLABLE_ERRORS, errors } from '../../responses.js';
+import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
 import { Flag } from '../../schemas.js';
 
 /** The legacy /capture: full_page_scroll on by default, a numeric quality, one wait event, cookie banners. */

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { WaitEventSchema } from '../../page-schema.js';
 import { ContentBody, JobAcceptedBody } from '../../responses/calls.js';
-import { BILLABLE_ERRORS, errors } from '../../responses.js';
+import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
 
 /** The legacy /content: one wait event, plus selector, cookie banners and the viewport. */
 const LegacyContentParams = Type.Object(

@@ -5,7 +5,7 @@ import { answerCall } from '../../call-response.js';
 import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { AnalyzeBody, JobAcceptedBody } from '../../responses/calls.js';
-import { BILLABLE_ERRORS, errors } from '../../responses.js';
+import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
 
 const V1AnalyzeParams = Type.Object(
   { ...analyzeFields, x_api_key: Type.Optional(Type.String({ maxLength: 256 })) },

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { WaitUntilList } from '../../page-schema.js';
 import { CaptureSuccess, JobAcceptedBody } from '../../responses/calls.js';
-import { BILLABLE_ERRORS, errors } from '../../responses.js';
+import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
 import { Flag } from '../../schemas.js';
 
 /** GET /v1/capture: image_quality as text, wait_until one value or several. */

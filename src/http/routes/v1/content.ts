@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { WaitUntilList } from '../../page-schema.js';
 import { ContentBody, JobAcceptedBody } from '../../responses/calls.js';
-import { BILLABLE_ERRORS, errors } from '../../responses.js';
+import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
 
 /** GET /v1/content: wait_until one value or several. */
 const V1ContentQuery = Type.Object(

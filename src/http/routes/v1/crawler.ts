@@ -4,7 +4,7 @@ import { answerCall } from '../../call-response.js';
 import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { CrawlerSuccess, JobAcceptedBody } from '../../responses/calls.js';
-import { BILLABLE_ERRORS, errors } from '../../responses.js';
+import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
 import { asyncFields, Flag, flag } from '../../schemas.js';
 
 const CrawlerQuery = Type.Object(

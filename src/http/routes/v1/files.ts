@@ -5,7 +5,7 @@ import { WebcapError } from '../../../errors.js';
 import type { BlobStore } from '../../../store/blobs.js';
 import { FILE_ID_PATTERN, fileBlobKey, verifyFileUrl } from '../../../store/file-urls.js';
 import { FileSuccess } from '../../responses/calls.js';
-import { errors } from '../../responses.js';
+import { errors } from '../../responses/errors.js';
 
 /** What the hosted-files route needs; AppDeps satisfies it once it carries blobs and signingSecret. */
 export interface FilesDeps {

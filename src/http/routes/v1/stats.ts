@@ -4,7 +4,7 @@ import { invalidParam, WebcapError } from '../../../errors.js';
 import { engineOfPath, isEngineSlug, isKnownEngine, normalizePath } from '../../../stats/catalog.js';
 import { StatsSnapshotSchema, statsSnapshot } from '../../../stats/snapshot.js';
 import type { AppDeps } from '../../deps.js';
-import { errors } from '../../responses.js';
+import { errors } from '../../responses/errors.js';
 
 const StatsQuery = Type.Object(
   {

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { usageRecord } from '../../../billing/usage.js';
+import { UsageRecordSchema, usageRecord } from '../../../billing/usage.js';
 import type { AppDeps } from '../../deps.js';
-import { UsageBody } from '../../responses/account.js';
-import { errors } from '../../responses.js';
+import { errors } from '../../responses/errors.js';
 
 /** GET /v1/usage: the account's balances, limits and the calling key; free. */
 export function usageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -14,7 +13,7 @@ export function usageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['usage'],
           security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
-          response: { 200: UsageBody, ...errors(401, 403, 500, 503) },
+          response: { 200: UsageRecordSchema, ...errors(401, 403, 500, 503) },
         },
       },
       async (request) => {
