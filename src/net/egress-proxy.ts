@@ -34,9 +34,6 @@ export interface ProxyAnswer {
 }
 
 export interface RouteStats {
-  /** Requests, tunnels and upgrades that came through this route, refused ones included. */
-  readonly requests: number;
-  readonly blocked: number;
   /** The latest refusals, oldest first (at most 50). */
   readonly refusals: readonly Refusal[];
 }
@@ -45,8 +42,6 @@ export interface RouteStats {
 export interface ProxyRoute {
   /** This route's own listener, `http://127.0.0.1:<port>`, for a context's proxyServer: no credentials needed. */
   readonly proxyServer: string;
-  /** The caller's proxy chained behind ours; null connects directly. */
-  readonly upstream: UpstreamProxy | null;
   readonly stats: RouteStats;
   /**
    * Sends connections opened from now on direct (null) or through `upstream`, whose own host is
@@ -63,8 +58,9 @@ export interface ProxyRoute {
 }
 
 class Route implements ProxyRoute {
+  /** The caller's proxy chained behind ours; null connects directly. */
   upstream: UpstreamProxy | null = null;
-  readonly stats = { requests: 0, blocked: 0, refusals: [] as Refusal[] };
+  readonly stats = { refusals: [] as Refusal[] };
   /** Client and outgoing sockets of this route, cut when it closes. */
   readonly sockets = new Set<Duplex>();
   /** Kept-alive connections of a direct route to its targets (EgressProxy.directAgent). */
@@ -318,7 +314,6 @@ export class EgressProxy {
   private refuse(route: Route, target: string, error: unknown): Refused {
     if (error instanceof WebcapError && error.code === 'blocked') {
       const reason = error.detail ?? 'blocked';
-      route.stats.blocked += 1;
       route.stats.refusals.push({ target, reason });
       if (route.stats.refusals.length > MAX_REFUSALS) route.stats.refusals.shift();
       return { status: 403, reason, failure: null, text: `Blocked by the webcap network guard: ${reason}` };
@@ -366,7 +361,6 @@ export class EgressProxy {
    * subresources from a few hosts); through a caller's proxy each request has a connection of its own.
    */
   private async onRequest(req: IncomingMessage, res: ServerResponse, route: Route): Promise<void> {
-    route.stats.requests += 1;
     const url = URL.canParse(req.url ?? '') ? new URL(req.url ?? '') : null;
     if (url === null || url.protocol !== 'http:') {
       res.writeHead(400, { 'content-type': 'text/plain' });
@@ -489,7 +483,6 @@ export class EgressProxy {
     route: Route,
   ) {
     client.on('error', () => client.destroy());
-    route.stats.requests += 1;
     const target = kind === 'connect' ? parseAuthority(req.url) : this.upgradeTarget(req.url);
     if (target === null) {
       client.end(
