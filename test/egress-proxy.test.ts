@@ -261,6 +261,13 @@ async function startRelay(): Promise<Relay> {
   };
 }
 
+/** A route of the proxy under test to the caller's proxy `upstream`, as the pool leases one: opened, then bound. */
+async function routeVia(upstream: UpstreamProxy): Promise<ProxyRoute> {
+  const route = await proxy.addRoute();
+  route.use(upstream);
+  return route;
+}
+
 /**
  * A caller's proxy for a test: a new route of the upstream proxy, reached through the relay (at a
  * port the proxy under test allows; the upstream's route listeners take free ports), with `userinfo`.
@@ -362,7 +369,7 @@ describe('egress proxy: happy', () => {
 
   it('chains an http upstream proxy with its credentials, for plain requests and tunnels', async () => {
     const via = await callerProxy('user:s3cret@');
-    const route = await proxy.addRoute(via);
+    const route = await routeVia(via);
     expect((await viaProxy(`http://127.0.0.1:${fixture.port}/chained`, portOf(route))).body).toBe(
       'fixture says hi to /chained',
     );
@@ -376,7 +383,7 @@ describe('egress proxy: happy', () => {
   });
 
   it('chains a socks5 upstream with user and password, sending names for it to resolve', async () => {
-    const route = await proxy.addRoute(parseUpstreamProxy(`socks5://sock:s3cret@127.0.0.1:${socks.port}`));
+    const route = await routeVia(parseUpstreamProxy(`socks5://sock:s3cret@127.0.0.1:${socks.port}`));
     expect((await viaProxy(`http://fixture.test:${fixture.port}/socks`, portOf(route))).body).toBe(
       'fixture says hi to /socks',
     );
@@ -384,13 +391,13 @@ describe('egress proxy: happy', () => {
     expect(tunnel.status).toBe(200);
     tunnel.socket.destroy();
     expect(socks.requests).toEqual([`fixture.test:${fixture.port}`, `127.0.0.1:${fixture.port}`]);
-    const wrong = await proxy.addRoute(parseUpstreamProxy(`socks5://sock:wrong@127.0.0.1:${socks.port}`));
+    const wrong = await routeVia(parseUpstreamProxy(`socks5://sock:wrong@127.0.0.1:${socks.port}`));
     expect((await viaProxy(`http://fixture.test:${fixture.port}/`, portOf(wrong))).status).toBe(502);
   });
 
   it('speaks TLS to an https upstream and verifies its certificate', async () => {
     const port = (tlsServer.address() as AddressInfo).port;
-    const route = await proxy.addRoute(parseUpstreamProxy(`https://u:p@127.0.0.1:${port}`));
+    const route = await routeVia(parseUpstreamProxy(`https://u:p@127.0.0.1:${port}`));
     const answer = await viaProxy(`http://fixture.test:${fixture.port}/`, portOf(route));
     expect(answer.status).toBe(502);
     expect(answer.body).toMatch(/TLS error \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/);
@@ -456,12 +463,11 @@ describe('egress proxy: errors', () => {
       detail: 'proxy 127.0.0.1 is a loopback address',
     });
     for (const raw of [
-      `http://127.0.0.1:${canary.port}`,
       `socks5://u:p@0x7f.1:${canary.port}`,
       'http://169.254.169.254:3128',
       `https://internal.test:${canary.port}`,
     ]) {
-      const error = await proxy.addRoute(parseUpstreamProxy(raw)).catch((caught: unknown) => caught);
+      const error = await proxy.checkUpstream(parseUpstreamProxy(raw)).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(WebcapError);
       expect(error).toMatchObject({ code: 'blocked', detail: expect.stringMatching(/^proxy /) });
     }
@@ -551,7 +557,7 @@ describe('egress proxy: security (the canaries see nothing)', () => {
 
   it('refuses a refused IP literal even through a chained upstream', async () => {
     const via = await callerProxy();
-    const chained = await proxy.addRoute(via);
+    const chained = await routeVia(via);
     expect((await viaProxy('http://169.254.169.254/', portOf(chained))).status).toBe(403);
     const tunnel = await rawExchange(connectHead(`127.0.0.1:${canary.port}`), portOf(chained));
     expect(tunnel.status).toBe(403);
@@ -672,7 +678,7 @@ describe('egress proxy: real Chromium', () => {
   it('routes each browser context by its own listener, chained upstream included', async () => {
     const direct = await proxy.addRoute();
     const via = await callerProxy();
-    const chained = await proxy.addRoute(via);
+    const chained = await routeVia(via);
     const [directPage, chainedPage, anonymousPage] = await Promise.all([
       contextPage(direct),
       contextPage(chained),

@@ -249,15 +249,13 @@ export class EgressProxy {
     );
   }
 
-  /** Opens a route with its own listener; an upstream is checked first (checkUpstream). */
-  async addRoute(upstream: UpstreamProxy | null = null): Promise<ProxyRoute> {
-    if (upstream !== null) await this.checkUpstream(upstream);
+  /** Opens a route with its own listener, direct until its `use` says otherwise. */
+  async addRoute(): Promise<ProxyRoute> {
     const server = http.createServer();
     const proxyServer = `http://127.0.0.1:${await listen(server)}`;
     const route = new Route(proxyServer, server, (closing) => {
       this.routes.delete(closing);
     });
-    route.use(upstream);
     this.serve(server, route);
     this.routes.add(route);
     return route;

@@ -44,7 +44,7 @@ export class NetworkGuard {
   readonly agents: { readonly httpAgent: http.Agent; readonly httpsAgent: https.Agent };
 
   private constructor(
-    readonly policy: NetworkPolicy,
+    private readonly policy: NetworkPolicy,
     private readonly resolver: Resolver,
     readonly proxy: EgressProxy,
     readonly fetcher: GuardedFetcher,
