@@ -3,7 +3,7 @@ import { DEVICE_NAMES } from '../browser/devices.js';
 import type { Delivery } from '../calls/capture.js';
 import type { CaptureFormat, CaptureParams } from '../engines/capture/params.js';
 import { invalidParam } from '../errors.js';
-import { blockUrls, cacheOf, list, pageFields, proxyOf, resourceTypes, waitEvents } from './page-schema.js';
+import { cacheOf, pageFields, pageParamsOf, type WaitUntilInput } from './page-schema.js';
 import { asyncFields, Flag, flag } from './schemas.js';
 
 /** The capture parameters both /v1/capture and the legacy /capture take (spec, GET /v1/capture). */
@@ -48,7 +48,7 @@ export const captureFields = {
 export type CaptureInput = Static<TObject<typeof captureFields>> & {
   readonly full_page_scroll?: Static<typeof Flag>;
   readonly image_quality?: string | number;
-  readonly wait_until?: Parameters<typeof waitEvents>[0];
+  readonly wait_until?: WaitUntilInput;
   readonly remove_cookie_banners?: Static<typeof Flag>;
 };
 
@@ -72,7 +72,6 @@ export function captureRequest(
   const fullPageScroll = input.full_page_scroll === undefined ? legacy : flag(input.full_page_scroll);
   const s3Wanted = flag(input.s3_url);
   const params: CaptureParams = {
-    url: input.url.trim(),
     format,
     device: input.device ?? null,
     fullPage: flag(input.full_page),
@@ -83,15 +82,8 @@ export function captureRequest(
     scaleFactor: input.scale_factor ?? null,
     imageQuality: quality,
     selector: input.selector ?? null,
-    removeSelectors: list(input.remove_selectors),
-    removeAds: flag(input.remove_ads),
+    ...pageParamsOf(input),
     removeCookieBanners: legacy && flag(input.remove_cookie_banners),
-    blockResources: resourceTypes(input.block_resources),
-    blockUrls: blockUrls(input.block_urls),
-    delayMs: Math.round((input.delay ?? 0) * 1000),
-    waitUntil: waitEvents(input.wait_until),
-    waitForSelector: input.wait_for_selector ?? null,
-    proxy: proxyOf(input.proxy),
   };
   const delivery: Delivery = {
     responseType: input.response_type ?? 'image',

@@ -1,7 +1,7 @@
 import { type Static, type TObject, Type } from 'typebox';
 import type { ContentParams } from '../engines/content/params.js';
 import { invalidParam } from '../errors.js';
-import { blockUrls, cacheOf, list, pageFields, proxyOf, resourceTypes, waitEvents } from './page-schema.js';
+import { cacheOf, pageFields, pageParamsOf, type WaitUntilInput } from './page-schema.js';
 import { asyncFields, Flag, flag } from './schemas.js';
 
 /** The content parameters both /v1/content and the legacy /content take (spec, GET /v1/content). */
@@ -30,7 +30,7 @@ export const legacyContentFields = {
 /** A validated content request of either generation; wait_until is one event or several. */
 export type ContentInput = Static<TObject<typeof contentFields>> &
   Partial<Static<TObject<typeof legacyContentFields>>> & {
-    readonly wait_until?: Parameters<typeof waitEvents>[0];
+    readonly wait_until?: WaitUntilInput;
   };
 
 /** Engine parameters and cache of a validated content request; `include_sitemap` and `sitemap` are one flag (DESIGN.md §2). */
@@ -48,19 +48,11 @@ export function contentRequest(
   // The legacy-only fields; a v1 request cannot carry them (its schema refuses unknown names).
   const legacy: Partial<Static<TObject<typeof legacyContentFields>>> = generation === 'legacy' ? input : {};
   const params: ContentParams = {
-    url: input.url.trim(),
     viewportWidth: legacy.viewport_width ?? null,
     viewportHeight: legacy.viewport_height ?? null,
     selector: legacy.selector ?? null,
-    removeSelectors: list(input.remove_selectors),
-    removeAds: flag(input.remove_ads),
+    ...pageParamsOf(input),
     removeCookieBanners: flag(legacy.remove_cookie_banners),
-    blockResources: resourceTypes(input.block_resources),
-    blockUrls: blockUrls(input.block_urls),
-    delayMs: Math.round((input.delay ?? 0) * 1000),
-    waitUntil: waitEvents(input.wait_until),
-    waitForSelector: input.wait_for_selector ?? null,
-    proxy: proxyOf(input.proxy),
     includeHtml: flag(input.include_html),
     includeMarkdown: flag(input.include_markdown),
     useDefuddle: flag(input.use_defuddle),

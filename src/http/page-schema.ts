@@ -1,5 +1,11 @@
-import { Type } from 'typebox';
-import { RESOURCE_TYPES, type ResourceType, WAIT_EVENTS, type WaitEvent } from '../browser/page-params.js';
+import { type Static, type TObject, Type } from 'typebox';
+import {
+  type PageParams,
+  RESOURCE_TYPES,
+  type ResourceType,
+  WAIT_EVENTS,
+  type WaitEvent,
+} from '../browser/page-params.js';
 import { invalidParam } from '../errors.js';
 import { parseUpstreamProxy, type UpstreamProxy } from '../net/upstream-proxy.js';
 import { Flag, flag } from './schemas.js';
@@ -38,7 +44,7 @@ export function cacheOf(input: {
 }
 
 /** The items of a comma-separated parameter, trimmed, empty ones dropped. */
-export function list(raw: string | undefined): string[] {
+function list(raw: string | undefined): string[] {
   return (raw ?? '')
     .split(',')
     .map((item) => item.trim())
@@ -48,7 +54,7 @@ export function list(raw: string | undefined): string[] {
 /** block_urls entries are matched against every request a page makes; their count is bounded too. */
 const MAX_BLOCK_URLS = 100;
 
-export function blockUrls(raw: string | undefined): string[] {
+function blockUrls(raw: string | undefined): string[] {
   const items = list(raw);
   if (items.length > MAX_BLOCK_URLS) {
     throw invalidParam('block_urls', `has more than ${MAX_BLOCK_URLS} entries`);
@@ -56,7 +62,7 @@ export function blockUrls(raw: string | undefined): string[] {
   return items;
 }
 
-export function resourceTypes(raw: string | undefined): ResourceType[] {
+function resourceTypes(raw: string | undefined): ResourceType[] {
   const items = list(raw);
   for (const item of items) {
     if (!(RESOURCE_TYPES as readonly string[]).includes(item)) {
@@ -69,7 +75,7 @@ export function resourceTypes(raw: string | undefined): ResourceType[] {
   return items as ResourceType[];
 }
 
-export function waitEvents(raw: readonly string[] | string | undefined): WaitEvent[] {
+function waitEvents(raw: readonly string[] | string | undefined): WaitEvent[] {
   const items = (typeof raw === 'string' ? [raw] : (raw ?? [])).flatMap((value) => list(value));
   for (const item of items) {
     if (!(WAIT_EVENTS as readonly string[]).includes(item)) {
@@ -83,4 +89,38 @@ export function waitEvents(raw: readonly string[] | string | undefined): WaitEve
 export function proxyOf(raw: string | undefined): UpstreamProxy | null {
   if (raw === undefined || raw.trim() === '') return null;
   return parseUpstreamProxy(raw.trim(), 'proxy');
+}
+
+/** wait_until as validated: one event (legacy) or several (v1). */
+export type WaitUntilInput = readonly string[] | string;
+
+/** The page parameters of a validated request that every rendering engine reads alike. */
+type CommonPageParams = Pick<
+  PageParams,
+  | 'url'
+  | 'removeSelectors'
+  | 'removeAds'
+  | 'blockResources'
+  | 'blockUrls'
+  | 'delayMs'
+  | 'waitUntil'
+  | 'waitForSelector'
+  | 'proxy'
+>;
+
+/** The engine's page parameters from the fields of `pageFields` (wait_until one event or several). */
+export function pageParamsOf(
+  input: Static<TObject<typeof pageFields>> & { readonly wait_until?: WaitUntilInput },
+): CommonPageParams {
+  return {
+    url: input.url.trim(),
+    removeSelectors: list(input.remove_selectors),
+    removeAds: flag(input.remove_ads),
+    blockResources: resourceTypes(input.block_resources),
+    blockUrls: blockUrls(input.block_urls),
+    delayMs: Math.round((input.delay ?? 0) * 1000),
+    waitUntil: waitEvents(input.wait_until),
+    waitForSelector: input.wait_for_selector ?? null,
+    proxy: proxyOf(input.proxy),
+  };
 }
