@@ -157,7 +157,7 @@ async function openStores(config: Config, clock: Clock, logger: Logger, closers:
   closers.add('request log', () => requestLog.close());
   return {
     store,
-    caps: new RateCaps(redis),
+    caps: new RateCaps(redis, clock),
     keys,
     reservations: new Reservations(store.db, clock, config.reservationHoldMs),
     requestLog,

@@ -129,16 +129,19 @@ describe.each(DIALECTS)('billing limits on %s', (dialect) => {
   });
 
   describe('account caps', () => {
-    it('per_second: the next call past the cap is refused for about a second', async () => {
+    it('per_second: the next call past the cap is refused until the second is over', async () => {
+      now = new Date('2026-05-13T12:00:00Z');
       const key = await newKey('cap-second', { perSecond: 2 });
-      // Align to the start of a fixed one-second window so the three calls share it.
-      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
       expect((await call(key)).statusCode).toBe(200);
+      now = new Date('2026-05-13T12:00:00.600Z');
       expect((await call(key)).statusCode).toBe(200);
       const res = await expectRateLimited(key, 'per_second', 1);
       expect(res.headers['x-ratelimit-limit']).toBe('2');
       expect(res.headers['x-ratelimit-reset']).toBe('1');
-      await new Promise((r) => setTimeout(r, 1100));
+      // The window began with the first call: it is still full 999 ms later, and free at 1 s.
+      now = new Date('2026-05-13T12:00:00.999Z');
+      await expectRateLimited(key, 'per_second', 1);
+      now = new Date('2026-05-13T12:00:01Z');
       expect((await call(key)).statusCode).toBe(200);
       expect((await usage(key)).total_used).toBe(3);
     });

@@ -1,11 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Clock } from '../clock.js';
 import type { Account } from './accounts.js';
 
 /**
@@ -46,9 +42,81 @@ export type CapResult =
       readonly resetMs: number;
     };
 
+/** A key's count in its current window, and the milliseconds until that window ends. */
+interface WindowCount {
+  readonly count: number;
+  readonly msBeforeNext: number;
+}
+
+/**
+ * Counts per key in fixed windows of `durationMs`, each starting at the key's first count after
+ * the last one ended, as rate-limiter-flexible's memory store does, but on the injected clock
+ * (tests move time instead of waiting out a window). Ended windows are dropped once per window.
+ */
+class MemoryWindows {
+  private readonly windows = new Map<string, { count: number; endsAtMs: number }>();
+  private sweepAtMs = 0;
+
+  constructor(
+    private readonly durationMs: number,
+    private readonly clock: Clock,
+  ) {}
+
+  add(key: string, points: number): WindowCount {
+    const nowMs = this.clock().getTime();
+    if (nowMs >= this.sweepAtMs) {
+      for (const [ended, window] of this.windows) if (window.endsAtMs <= nowMs) this.windows.delete(ended);
+      this.sweepAtMs = nowMs + this.durationMs;
+    }
+    let window = this.windows.get(key);
+    if (window === undefined || window.endsAtMs <= nowMs) {
+      window = { count: 0, endsAtMs: nowMs + this.durationMs };
+      this.windows.set(key, window);
+    }
+    window.count += points;
+    return { count: window.count, msBeforeNext: window.endsAtMs - nowMs };
+  }
+}
+
+/**
+ * The same windows in Redis, shared by every process; while Redis cannot answer, the process's
+ * own memory windows count instead.
+ */
+class RedisWindows {
+  private readonly limiter: RateLimiterRedis;
+
+  constructor(
+    redis: Redis,
+    keyPrefix: string,
+    durationSeconds: number,
+    private readonly memory: MemoryWindows,
+  ) {
+    this.limiter = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix,
+      points: Number.MAX_SAFE_INTEGER,
+      duration: durationSeconds,
+      // Not connected: straight to the process's own count, without waiting for a reconnect.
+      rejectIfRedisNotReady: true,
+    });
+  }
+
+  async add(key: string, points: number): Promise<WindowCount> {
+    try {
+      const res =
+        points >= 0 ? await this.limiter.consume(key, points) : await this.limiter.reward(key, -points);
+      return { count: res.consumedPoints, msBeforeNext: res.msBeforeNext };
+    } catch (error) {
+      if (error instanceof RateLimiterRes)
+        return { count: error.consumedPoints, msBeforeNext: error.msBeforeNext };
+      return this.memory.add(key, points);
+    }
+  }
+}
+
 /**
  * Per-account caps on billable calls per second and per minute. The limit is the account's own
- * (it can change at any time), so the limiters count without a ceiling and the comparison is
+ * (it can change at any time), so the windows count without a ceiling and the comparison is
  * made here; a rejected or unbilled call gives its point back.
  *
  * With Redis, the counts are shared by every process. While Redis cannot answer (not connected,
@@ -57,23 +125,14 @@ export type CapResult =
  * failing or going uncapped (docs/billing.md, "Caps when Redis is away").
  */
 export class RateCaps {
-  private readonly limiters: Record<CapName, RateLimiterAbstract>;
+  private readonly windows: Record<CapName, MemoryWindows | RedisWindows>;
 
-  constructor(redis: Redis | null) {
-    const make = (keyPrefix: string, duration: number) => {
-      const memory = new RateLimiterMemory({ keyPrefix, points: Number.MAX_SAFE_INTEGER, duration });
-      if (redis === null) return memory;
-      return new RateLimiterRedis({
-        storeClient: redis,
-        keyPrefix,
-        points: Number.MAX_SAFE_INTEGER,
-        duration,
-        // Not connected: straight to the process's own count, without waiting for a reconnect.
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: memory,
-      });
+  constructor(redis: Redis | null, clock: Clock) {
+    const make = (keyPrefix: string, durationSeconds: number) => {
+      const memory = new MemoryWindows(durationSeconds * 1000, clock);
+      return redis === null ? memory : new RedisWindows(redis, keyPrefix, durationSeconds, memory);
     };
-    this.limiters = { per_second: make('webcap:cap:s', 1), per_minute: make('webcap:cap:m', 60) };
+    this.windows = { per_second: make('webcap:cap:s', 1), per_minute: make('webcap:cap:m', 60) };
   }
 
   private caps(account: Account): [CapName, number][] {
@@ -87,13 +146,10 @@ export class RateCaps {
   async take(account: Account): Promise<CapResult> {
     const taken: CapName[] = [];
     for (const [cap, limit] of this.caps(account)) {
-      const res = await this.limiters[cap].consume(account.id, 1).catch((error: unknown) => {
-        if (error instanceof RateLimiterRes) return error;
-        throw error;
-      });
+      const res = await this.windows[cap].add(account.id, 1);
       taken.push(cap);
-      if (res.consumedPoints > limit) {
-        await Promise.all(taken.map((name) => this.limiters[name].reward(account.id, 1)));
+      if (res.count > limit) {
+        await Promise.all(taken.map((name) => this.windows[name].add(account.id, -1)));
         return { ok: false, cap, limit, resetMs: res.msBeforeNext };
       }
     }
@@ -102,6 +158,6 @@ export class RateCaps {
 
   /** Gives back the slots of a call that was not billed. */
   async giveBack(account: Account): Promise<void> {
-    await Promise.all(this.caps(account).map(([cap]) => this.limiters[cap].reward(account.id, 1)));
+    await Promise.all(this.caps(account).map(([cap]) => this.windows[cap].add(account.id, -1)));
   }
 }
