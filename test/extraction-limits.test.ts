@@ -5,14 +5,18 @@ import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/run
 
 /*
  * Pages that used to end the service or answer 500 in content extraction, through HTTP: a 5 MB
- * page of 100,000 links (an extractor ran out of heap and V8 aborted the whole process), pages
- * without a root element (a body under a false Content-Encoding, a script that removes the root),
- * and JSON-LD nested 200,000 deep (defuddle's schema.org pass overflowed the stack).
+ * page of 100,000 links (an extractor of 512 MB ran out of heap and V8 aborted the whole process),
+ * pages without a root element (a body under a false Content-Encoding, a script that removes the
+ * root), and JSON-LD nested 200,000 deep (defuddle's schema.org pass overflowed the stack).
+ *
+ * The extractor here has a quarter of the default heap and the page of links a quarter of the
+ * links: the page exceeds the element budget by the same factor (25,000 links against 16,384
+ * elements, as 100,000 against 65,536 at 512 MB), at a quarter of the rendering and extraction.
  */
 
 const HOST = 'pages.example.org';
-const LINKS = `<!DOCTYPE html><html><head><title>Links</title></head><body><main><h1>A hundred thousand links</h1><p>${Array.from(
-  { length: 100_000 },
+const LINKS = `<!DOCTYPE html><html><head><title>Links</title></head><body><main><h1>Twenty-five thousand links</h1><p>${Array.from(
+  { length: 25_000 },
   (_, i) => `<a href="/p/${i}">link number ${i}</a>`,
 ).join(' ')}</p></main></body></html>`;
 const ARTICLE = `<article><h1>An article</h1>${'<p>Words of an ordinary article about harbour bridges and the ferries that replaced one of them.</p>'.repeat(8)}</article>`;
@@ -50,6 +54,8 @@ describe('extraction limits through HTTP', () => {
         RENDER_TIMEOUT_MS: '120000',
         CONTENT_EXTRACT_TIMEOUT_MS: '300000',
         CONTENT_THREADS: '1',
+        // An element budget of 16,384 (see the header).
+        CONTENT_THREAD_HEAP_MB: '128',
       },
       resolver: tableResolver({ [HOST]: ['127.0.0.1'] }),
     });
@@ -83,7 +89,7 @@ describe('extraction limits through HTTP', () => {
     }
   }
 
-  it('twenty calls in a row on a 5 MB page of 100,000 links: each answers, the service keeps answering', async () => {
+  it('twenty calls in a row on a page of 25,000 links, past the element budget: each answers, the service keeps answering', async () => {
     const before = await used();
     for (let i = 0; i < 20; i++) {
       const page = url(`/links?n=${i}`);
