@@ -1,8 +1,24 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** The files that start `webcap` processes (test/helpers/cli.ts), which run the build in dist/. */
 const PROCESS_TESTS = ['test/cli.test.ts', 'test/browser-pool.test.ts', 'test/*-processes.test.ts'];
+
+/** Where each project's files join the one queue of files the workers take from. */
+const PROJECT_ORDER = ['processes', 'integration', 'unit'];
+
+/**
+ * vitest's order within a project (the slowest of the last run first, or the largest file first
+ * without one), with the projects in PROJECT_ORDER rather than by name: the files that wait
+ * longest on what they start go first and the short unit files fill the end.
+ */
+class ProjectsInOrder extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => PROJECT_ORDER.indexOf(file.project.name);
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -13,6 +29,7 @@ export default defineConfig({
     // start, not on the CPU: two files per core keep the cores busy (vitest's default, one less
     // than the cores, ran the whole suite one file at a time on two cores).
     maxWorkers: 2 * availableParallelism(),
+    sequence: { sequencer: ProjectsInOrder },
     projects: [
       {
         extends: true,
