@@ -3,12 +3,13 @@ import type { CaptureParams } from '../engines/capture/params.js';
 import type { ContentParams } from '../engines/content/params.js';
 import type { CrawlParams, CrawlResult } from '../engines/crawler/crawl.js';
 import { analyzeCall } from './analyze.js';
+import type { CachedOutcome } from './cached-call.js';
 import { type CaptureOutcome, captureCall, checkCapture, type Delivery } from './capture.js';
 import { contentCall } from './content.js';
 import { checkCrawl, crawlCall, crawlerBody } from './crawl.js';
 import { type CallDeps, checkPage } from './deps.js';
 import { enveloped, type JsonOutcome } from './json-result.js';
-import type { Caller, Metered } from './metering.js';
+import type { Caller } from './metering.js';
 
 type Cache = { readonly ttlSeconds: number } | null;
 
@@ -41,7 +42,8 @@ export type CallOutcome =
   | { readonly engine: 'content' | 'analyze'; readonly outcome: JsonOutcome }
   | {
       readonly engine: 'website-crawler';
-      readonly outcome: Metered<CrawlResult>;
+      /** The crawler keeps no cache: `cache` is always null. */
+      readonly outcome: CachedOutcome<CrawlResult>;
       readonly pageSource: boolean;
     };
 
@@ -70,7 +72,7 @@ export async function performCall(deps: CallDeps, caller: Caller, spec: CallSpec
     case 'website-crawler':
       return {
         engine: 'website-crawler',
-        outcome: await crawlCall(deps, caller, spec.params),
+        outcome: { ...(await crawlCall(deps, caller, spec.params)), cache: null },
         pageSource: spec.pageSource,
       };
   }

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { CaptureJsonSchema } from '../../calls/capture.js';
 import { AnalysisDataSchema } from '../../engines/analyze/params.js';
 import { ContentResultSchema } from '../../engines/content/params.js';
@@ -13,7 +13,7 @@ import { JobStatusSchema } from '../../jobs/job-record.js';
  */
 
 /** `{success: true, data}`: the spec's envelope. */
-function envelope<T extends Parameters<typeof Type.Object>[0][string]>(data: T) {
+function envelope<T extends TSchema>(data: T) {
   return Type.Object({ success: Type.Literal(true), data }, { additionalProperties: false });
 }
 
