@@ -4,7 +4,7 @@ import { checkKey, type FoundKey, findKey, hashKey, type KeyVerification } from 
 
 interface Entry {
   readonly found: FoundKey;
-  /** performance.now() after which the entry is read again. */
+  /** The monotonic time (ms) after which the entry is read again. */
   readonly freshUntil: number;
 }
 
@@ -23,6 +23,8 @@ export class KeyCache {
     private readonly db: Db,
     private readonly ttlMs: number,
     private readonly capacity = 10_000,
+    /** Monotonic milliseconds: a wall-clock step never keeps a record longer; tests move it themselves. */
+    private readonly monotonicMs: () => number = () => performance.now(),
   ) {
     this.unsubscribe = onKeysChanged(db, () => this.entries.clear());
   }
@@ -31,11 +33,11 @@ export class KeyCache {
   async verify(plaintext: string, now: Date): Promise<KeyVerification> {
     const hash = hashKey(plaintext);
     const cached = this.entries.get(hash);
-    if (cached !== undefined && cached.freshUntil > performance.now()) return checkKey(cached.found, now);
+    if (cached !== undefined && cached.freshUntil > this.monotonicMs()) return checkKey(cached.found, now);
     const found = await findKey(this.db, hash);
     if (found !== undefined && this.ttlMs > 0) {
       this.entries.delete(hash);
-      this.entries.set(hash, { found, freshUntil: performance.now() + this.ttlMs });
+      this.entries.set(hash, { found, freshUntil: this.monotonicMs() + this.ttlMs });
       if (this.entries.size > this.capacity) {
         const oldest = this.entries.keys().next().value;
         if (oldest !== undefined) this.entries.delete(oldest);
