@@ -32,8 +32,11 @@ export function capsRedisClient(url: string, commandTimeoutMs: number, logger: L
 
 export type CapName = 'per_second' | 'per_minute';
 
+/** When each window a call took a slot in ends (clock milliseconds): its slots are given back only to those. */
+export type CapSlots = Readonly<Partial<Record<CapName, number>>>;
+
 export type CapResult =
-  | { readonly ok: true }
+  | { readonly ok: true; readonly slots: CapSlots }
   | {
       readonly ok: false;
       readonly cap: CapName;
@@ -70,6 +73,9 @@ class MemoryWindows {
     }
     let window = this.windows.get(key);
     if (window === undefined || window.endsAtMs <= nowMs) {
+      // A slot given back after its window ended belongs to no window that still counts: giving
+      // it to a new one would start that window below zero, one call over the cap.
+      if (points < 0) return { count: 0, msBeforeNext: 0 };
       window = { count: 0, endsAtMs: nowMs + this.durationMs };
       this.windows.set(key, window);
     }
@@ -127,7 +133,10 @@ class RedisWindows {
 export class RateCaps {
   private readonly windows: Record<CapName, MemoryWindows | RedisWindows>;
 
-  constructor(redis: Redis | null, clock: Clock) {
+  constructor(
+    redis: Redis | null,
+    private readonly clock: Clock,
+  ) {
     const make = (keyPrefix: string, durationSeconds: number) => {
       const memory = new MemoryWindows(durationSeconds * 1000, clock);
       return redis === null ? memory : new RedisWindows(redis, keyPrefix, durationSeconds, memory);
@@ -145,19 +154,30 @@ export class RateCaps {
   /** Takes one slot in every cap the account has, or none when any cap is full. */
   async take(account: Account): Promise<CapResult> {
     const taken: CapName[] = [];
+    const slots: Partial<Record<CapName, number>> = {};
     for (const [cap, limit] of this.caps(account)) {
       const res = await this.windows[cap].add(account.id, 1);
       taken.push(cap);
+      slots[cap] = this.clock().getTime() + res.msBeforeNext;
       if (res.count > limit) {
         await Promise.all(taken.map((name) => this.windows[name].add(account.id, -1)));
         return { ok: false, cap, limit, resetMs: res.msBeforeNext };
       }
     }
-    return { ok: true };
+    return { ok: true, slots };
   }
 
-  /** Gives back the slots of a call that was not billed. */
-  async giveBack(account: Account): Promise<void> {
-    await Promise.all(this.caps(account).map(([cap]) => this.windows[cap].add(account.id, -1)));
+  /**
+   * Gives back the slots of a call that was not billed, in the windows that still count them: a
+   * call that outlived its window (a render of several seconds under a per-second cap) gives
+   * nothing to the next window, which would otherwise allow one call over the cap.
+   */
+  async giveBack(account: Account, slots: CapSlots): Promise<void> {
+    const nowMs = this.clock().getTime();
+    await Promise.all(
+      this.caps(account)
+        .filter(([cap]) => (slots[cap] ?? 0) > nowMs)
+        .map(([cap]) => this.windows[cap].add(account.id, -1)),
+    );
   }
 }

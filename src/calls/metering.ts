@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Account } from '../billing/accounts.js';
 import type { ApiKey } from '../billing/keys.js';
 import type { Reservation, ReserveResult } from '../billing/ledger.js';
-import type { RateCaps } from '../billing/rate-caps.js';
+import type { CapSlots, RateCaps } from '../billing/rate-caps.js';
 import type { Reservations } from '../billing/reservations.js';
 import type { Clock } from '../clock.js';
 import { WebcapError } from '../errors.js';
@@ -43,7 +43,7 @@ async function drawFor(
   engine: string,
   settled: boolean,
   holdMs?: number,
-): Promise<Reservation> {
+): Promise<{ reservation: Reservation; slots: CapSlots }> {
   const cap = await deps.caps.take(caller.account);
   if (!cap.ok) {
     const resetSeconds = Math.max(1, Math.ceil(cap.resetMs / 1000));
@@ -62,11 +62,11 @@ async function drawFor(
       holdMs,
     });
   } catch (error) {
-    await deps.caps.giveBack(caller.account);
+    await deps.caps.giveBack(caller.account, cap.slots);
     throw error;
   }
-  if (reserved.ok) return reserved.reservation;
-  await deps.caps.giveBack(caller.account);
+  if (reserved.ok) return { reservation: reserved.reservation, slots: cap.slots };
+  await deps.caps.giveBack(caller.account, cap.slots);
   if (reserved.reason === 'insufficient') {
     throw new WebcapError(
       'insufficient_credits',
@@ -97,7 +97,7 @@ export async function metered<T>(
   run: () => Promise<T>,
 ): Promise<Metered<T>> {
   if (caller.unitHeld === true) return { value: await run(), billed: false };
-  const reservation = await drawFor(deps, caller, engine, false);
+  const { reservation, slots } = await drawFor(deps, caller, engine, false);
   let value: T;
   try {
     value = await run();
@@ -110,7 +110,7 @@ export async function metered<T>(
           'release failed; the hold will expire',
         ),
       );
-    await deps.caps.giveBack(caller.account);
+    await deps.caps.giveBack(caller.account, slots);
     throw error;
   }
   const billed = await deps.reservations.commit(reservation.id);
@@ -140,5 +140,5 @@ export async function reserveUnit(
   engine: string,
   holdMs: number,
 ): Promise<Reservation> {
-  return drawFor(deps, caller, engine, false, holdMs);
+  return (await drawFor(deps, caller, engine, false, holdMs)).reservation;
 }
