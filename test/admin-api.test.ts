@@ -182,9 +182,11 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
       payload: { active: true },
     });
     expect(back.statusCode).toBe(409);
+    expect(back.json()).toEqual({ error: `Conflict: key ${record.id} is revoked and cannot be reactivated` });
 
     const noAccount = await call({ method: 'POST', url: '/admin/v1/keys', payload: { account: 'nobody' } });
     expect(noAccount.statusCode).toBe(404);
+    expect(noAccount.json()).toEqual({ error: 'Not Found: no account nobody' });
     const badDate = await call({
       method: 'POST',
       url: '/admin/v1/keys',
@@ -262,6 +264,7 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
       payload: { total: 5 },
     });
     expect(nobody.statusCode).toBe(404);
+    expect(nobody.json()).toEqual({ error: 'Not Found: no account nobody' });
   });
 });
 

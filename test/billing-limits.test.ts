@@ -56,6 +56,12 @@ describe.each(DIALECTS)('billing limits on %s', (dialect) => {
   }
   const call = (key: string, query = '') =>
     t.runtime.app.inject({ url: `/v1/billable${query}`, headers: { 'x-api-key': key } });
+  /** A refused call's status and `{"error"}` message. */
+  const refusal = async (key: string, query = '') => {
+    const res = await call(key, query);
+    return [res.statusCode, res.json().error];
+  };
+  const NO_UNITS = 'Insufficient credits: no subscription quota, pack or credits left; add a pack or credits';
   const usage = async (key: string) =>
     (await t.runtime.app.inject({ url: '/v1/usage', headers: { 'x-api-key': key } })).json();
 
@@ -114,7 +120,7 @@ describe.each(DIALECTS)('billing limits on %s', (dialect) => {
     it('counts only billed calls: a failed call leaves the quota as it was', async () => {
       now = new Date('2026-05-13T12:00:00Z');
       const key = await newKey('q-failed', { quotas: { daily: 1 } });
-      expect((await call(key, '?fail=400')).statusCode).toBe(400);
+      expect(await refusal(key, '?fail=400')).toEqual([400, 'Bad Request: probe failed']);
       expect((await call(key)).statusCode).toBe(200);
       await expectRateLimited(key, 'daily', 12 * 3600);
     });
@@ -161,15 +167,15 @@ describe.each(DIALECTS)('billing limits on %s', (dialect) => {
 
     it('a call that is not billed gives its slot back', async () => {
       const key = await newKey('cap-giveback', { perMinute: 1 });
-      expect((await call(key, '?fail=400')).statusCode).toBe(400);
+      expect(await refusal(key, '?fail=400')).toEqual([400, 'Bad Request: probe failed']);
       expect((await call(key)).statusCode).toBe(200);
-      expect((await call(key)).statusCode).toBe(401);
+      expect(await refusal(key)).toEqual([401, 'Rate limit exceeded for the API key: quota per_minute']);
     });
 
     it('follows a cap changed by the operator at once', async () => {
       const key = await newKey('cap-change', { perMinute: 1 });
       expect((await call(key)).statusCode).toBe(200);
-      expect((await call(key)).statusCode).toBe(401);
+      expect(await refusal(key)).toEqual([401, 'Rate limit exceeded for the API key: quota per_minute']);
       await updateAccount(t.runtime.store.db, 'cap-change', { perMinute: null }, now);
       expect((await call(key)).statusCode).toBe(200);
     });
@@ -180,14 +186,14 @@ describe.each(DIALECTS)('billing limits on %s', (dialect) => {
     const key = await newKey('rollover', { monthlyQuota: 2, anchor: '2026-01-15T09:30:00Z' });
     expect((await call(key)).statusCode).toBe(200);
     expect((await call(key)).statusCode).toBe(200);
-    expect((await call(key)).statusCode).toBe(402);
+    expect(await refusal(key)).toEqual([402, NO_UNITS]);
     const before = await usage(key);
     expect(before.period).toEqual({ start: '2026-05-15T09:30:00.000Z', end: '2026-06-15T09:30:00.000Z' });
     expect(before.renewal_date).toBe('2026-06-15T09:30:00.000Z');
     expect(before.remaining).toBe(0);
 
     now = new Date('2026-06-15T09:29:59Z');
-    expect((await call(key)).statusCode).toBe(402);
+    expect(await refusal(key)).toEqual([402, NO_UNITS]);
     now = new Date('2026-06-15T09:30:00Z');
     const after = await usage(key);
     expect(after.period).toEqual({ start: '2026-06-15T09:30:00.000Z', end: '2026-07-15T09:30:00.000Z' });

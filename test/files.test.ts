@@ -138,7 +138,8 @@ describe.each(STORES)('GET /v1/files/:id on %s', (_name, makeStore) => {
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ error: 'Not Found' });
       const never = signFileUrl(BASE, 'AAAAAAAAAAAAAAAAAAAAAAAA', new Date(T0.getTime() + 60_000), SECRET);
-      expect((await app.inject({ method: 'GET', url: local(never) })).statusCode).toBe(404);
+      const missing = await app.inject({ method: 'GET', url: local(never) });
+      expect([missing.statusCode, missing.json()]).toEqual([404, { error: 'Not Found' }]);
     });
 
     it.each([
@@ -205,9 +206,11 @@ describe.each(STORES)('GET /v1/files/:id on %s', (_name, makeStore) => {
       const theirs = await host(Buffer.from('theirs'));
       const swapped = new URL(theirs.url);
       swapped.searchParams.set('signature', new URL(mine.url).searchParams.get('signature') ?? '');
-      expect((await app.inject({ method: 'GET', url: local(swapped.toString()) })).statusCode).toBe(403);
+      const forged = await app.inject({ method: 'GET', url: local(swapped.toString()) });
+      expect([forged.statusCode, forged.json()]).toEqual([403, { error: 'Forbidden: invalid signature' }]);
       const otherSecret = signFileUrl(BASE, mine.id, mine.expiresAt, 'another-secret-0123456789abcdefghij');
-      expect((await app.inject({ method: 'GET', url: local(otherSecret) })).statusCode).toBe(403);
+      const foreign = await app.inject({ method: 'GET', url: local(otherSecret) });
+      expect([foreign.statusCode, foreign.json()]).toEqual([403, { error: 'Forbidden: invalid signature' }]);
     });
 
     it('is 400 for ids that try to leave the files namespace, touching no file', async () => {
@@ -226,7 +229,7 @@ describe.each(STORES)('GET /v1/files/:id on %s', (_name, makeStore) => {
       }
       // A bare '..' segment is resolved by the URL parser first: it never reaches the route.
       const dotted = await app.inject({ method: 'GET', url: '/v1/files/..?expires=1900000000&signature=x' });
-      expect(dotted.statusCode).toBe(404);
+      expect([dotted.statusCode, dotted.json()]).toEqual([404, { error: 'Not Found' }]);
     });
   });
 });

@@ -475,6 +475,9 @@ describe('async jobs (in-process queue)', () => {
         headers: { 'x-api-key': brokeKey },
       });
       expect(res.statusCode).toBe(402);
+      expect(res.json()).toEqual({
+        error: 'Insufficient credits: no subscription quota, pack or credits left; add a pack or credits',
+      });
       const jobs = await db
         .selectFrom('jobs')
         .innerJoin('accounts', 'accounts.id', 'jobs.account_id')
@@ -503,6 +506,7 @@ describe('async jobs (in-process queue)', () => {
       await holder.release();
       const again = await inject({ method: 'DELETE', url: `/jobs/${id}`, headers: { 'x-api-key': key } });
       expect(again.statusCode).toBe(409);
+      expect(again.json()).toEqual({ error: 'Conflict: the job is failed and can no longer be cancelled' });
       const finished = await inject({
         method: 'DELETE',
         url: `/jobs/${holder.id}`,
@@ -529,7 +533,9 @@ describe('async jobs (in-process queue)', () => {
       expect((await inject({ url: '/jobs/..%2F..%2Fetc', headers: { 'x-api-key': key } })).statusCode).toBe(
         400,
       );
-      expect((await inject({ url: `/jobs/${id}` })).statusCode).toBe(401);
+      const anonymous = await inject({ url: `/jobs/${id}` });
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json()).toEqual({ error: 'Invalid API Key' });
     });
 
     it('a finished job is gone (404) after its retention', async () => {
@@ -540,6 +546,7 @@ describe('async jobs (in-process queue)', () => {
       try {
         const gone = await inject({ url: `/jobs/${id}`, headers: { 'x-api-key': key } });
         expect(gone.statusCode).toBe(404);
+        expect(gone.json()).toEqual({ error: 'Not Found' });
       } finally {
         offsetMs = 0;
       }
@@ -596,6 +603,7 @@ describe('async jobs (in-process queue)', () => {
       // The revoked key itself can poll nothing.
       const refused = await inject({ url: `/jobs/${queued}`, headers: { 'x-api-key': first } });
       expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toEqual({ error: 'Invalid API Key: key is inactive' });
 
       for (const release of slowRelease.splice(0)) release();
       expect((await poll(running, undefined, second)).status).toBe('completed');
@@ -612,6 +620,7 @@ describe('async jobs (in-process queue)', () => {
       expect(await reservationsOf('deactivated')).toEqual({ reserved: 0, committed: 0, released: 1 });
       const refused = await inject({ url: `/jobs/${queued}`, headers: { 'x-api-key': first } });
       expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ error: 'Forbidden: account deactivated' });
 
       await holder.release();
       expect((await admin('PATCH', '/admin/v1/accounts/deactivated', { active: true })).statusCode).toBe(200);
