@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config.js';
 import { WebcapError } from '../errors.js';
 import { migrationProvider } from './migrations.js';
+import { MigrationDialect } from './one-schema-introspector.js';
 import type { DatabaseSchema } from './schema.js';
 import { WaitingSqliteDialect } from './sqlite-busy.js';
 import { reusingStatements } from './sqlite-statements.js';
@@ -116,7 +117,7 @@ export async function openStore(config: DatabaseConfig, options: StoreOptions = 
   if (config.kind === 'postgres') {
     await createSchema(config, options);
     const migrating = new Kysely<DatabaseSchema>({
-      dialect: new PostgresDialect({ pool: postgresPool(config, options, { max: 1 }) }),
+      dialect: new MigrationDialect({ pool: postgresPool(config, options, { max: 1 }) }, config.schema),
     });
     try {
       await migrate(migrating, config);
