@@ -151,11 +151,14 @@ describe('webhook retries across a crash', () => {
     });
     const res = await fetch(`${server.url}/v1/website/crawler?${query}`, { headers: { 'x-api-key': key } });
     const id = ((await res.json()) as { job_id: string }).job_id;
-    // The first attempt fails; the retry is due 3 s later, and the process dies before then.
+    // The first attempt fails and is recorded with its retry due 3 s later; the process dies
+    // before then. (Killed as soon as the receiver answers, it could die before recording the
+    // attempt: the delivery would be made again, at least once, but the test is about the retry.)
     await until(
-      async () => deliveries.length,
-      (n) => n === 1,
+      () => record(server as ServerProcess, key, id),
+      (r) => (r.webhook as { attempts: unknown[] } | undefined)?.attempts.length === 1,
     );
+    expect(deliveries).toEqual([500]);
     server.child.kill('SIGKILL');
     await new Promise((resolve) => server?.child.once('exit', resolve));
     server = await startServer(env);
