@@ -4,7 +4,7 @@ import type { ApiGeneration } from './auth.js';
 import { errors } from './responses/errors.js';
 
 /** Where each API generation's key may be sent (the OpenAPI security requirement). */
-export const SECURITY: Readonly<Record<'v1' | 'legacy', Record<string, string[]>[]>> = {
+const SECURITY: Readonly<Record<'v1' | 'legacy', Record<string, string[]>[]>> = {
   v1: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
   legacy: [{ legacyKey: [] }],
 };
