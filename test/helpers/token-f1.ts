@@ -1,4 +1,4 @@
-import { wordTokens } from '../../src/engines/content/word-tokens.js';
+import { tokenOverlap, wordTokens } from '../../src/engines/content/word-tokens.js';
 
 export interface TokenScore {
   readonly precision: number;
@@ -14,16 +14,7 @@ export function tokenF1(extracted: string, reference: string): TokenScore {
   const got = wordTokens(extracted);
   const want = wordTokens(reference);
   if (got.length === 0 && want.length === 0) return { precision: 1, recall: 1, f1: 1 };
-  const counts = new Map<string, number>();
-  for (const t of want) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let overlap = 0;
-  for (const t of got) {
-    const left = counts.get(t) ?? 0;
-    if (left > 0) {
-      overlap++;
-      counts.set(t, left - 1);
-    }
-  }
+  const overlap = tokenOverlap(got, want);
   const precision = got.length === 0 ? 0 : overlap / got.length;
   const recall = want.length === 0 ? 0 : overlap / want.length;
   const f1 = overlap === 0 ? 0 : (2 * precision * recall) / (precision + recall);

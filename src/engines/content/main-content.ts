@@ -4,7 +4,7 @@ import { parseHTML } from 'linkedom';
 import { elementBudget } from './element-budget.js';
 import { isJsonLdScript, jsonLdWithinBounds } from './json-ld.js';
 import { furnitureFor } from './page-furniture.js';
-import { wordTokens } from './word-tokens.js';
+import { tokenOverlap, wordTokens } from './word-tokens.js';
 
 export interface MainContent {
   /** The main content as an HTML fragment (serialised), absolute URLs kept as in the page. */
@@ -218,20 +218,6 @@ function pageTitles(document: Document): string[] {
   return titles.filter((t) => t !== '');
 }
 
-function overlap(a: readonly string[], b: readonly string[]): number {
-  const counts = new Map<string, number>();
-  for (const t of b) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let n = 0;
-  for (const t of a) {
-    const left = counts.get(t) ?? 0;
-    if (left > 0) {
-      n++;
-      counts.set(t, left - 1);
-    }
-  }
-  return n;
-}
-
 /**
  * defuddle's cleaning of Readability's article (d) unless it cut most of it away: its class rules
  * sometimes delete the article itself (a paragraph component named "card-content"), and then
@@ -239,7 +225,7 @@ function overlap(a: readonly string[], b: readonly string[]): number {
  */
 function cleanedOrWhole(d: Candidate, r: Candidate): Candidate {
   if (d.tokens.length === 0) return r;
-  const common = overlap(d.tokens, r.tokens);
+  const common = tokenOverlap(d.tokens, r.tokens);
   return common / r.tokens.length >= 0.55 && common / d.tokens.length >= 0.85 ? d : r;
 }
 
@@ -250,7 +236,7 @@ function cleanedOrWhole(d: Candidate, r: Candidate): Candidate {
  */
 function tighter(tight: Candidate, base: Candidate): Candidate {
   if (tight.tokens.length === 0 || tight.tokens.length >= base.tokens.length) return base;
-  const common = overlap(tight.tokens, base.tokens);
+  const common = tokenOverlap(tight.tokens, base.tokens);
   return common / tight.tokens.length >= 0.85 && common / base.tokens.length >= 0.55 ? tight : base;
 }
 
