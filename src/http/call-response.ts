@@ -79,8 +79,7 @@ export async function answerCall(
   if (wantsAsync(input)) return sendJob(deps, request, reply, asJob(spec), input);
   const done = await performCall(deps.calls, callerOf(request), spec);
   request.billed = done.outcome.billed;
-  if ('cache' in done.outcome && done.outcome.cache !== null)
-    reply.header('x-webcap-cache', done.outcome.cache);
+  if (done.outcome.cache !== null) reply.header('x-webcap-cache', done.outcome.cache);
   switch (done.engine) {
     case 'capture': {
       const { result, body } = done.outcome.value;
