@@ -73,8 +73,9 @@ class MemoryWindows {
     }
     let window = this.windows.get(key);
     if (window === undefined || window.endsAtMs <= nowMs) {
-      // A slot given back after its window ended belongs to no window that still counts: giving
-      // it to a new one would start that window below zero, one call over the cap.
+      // A slot given back to no window of this store (taken in Redis before it went away, or in a
+      // window since ended) belongs to no window that still counts: giving it to a new one would
+      // start that window below zero, one call over the cap.
       if (points < 0) return { count: 0, msBeforeNext: 0 };
       window = { count: 0, endsAtMs: nowMs + this.durationMs };
       this.windows.set(key, window);

@@ -87,12 +87,18 @@ async function hostedJson(deps: CallDeps, result: CaptureResult, baseUrl: string
   };
 }
 
+/** Whether the image itself is the answer: nothing to host or upload, so nothing that could fail. */
+function bytesAreTheAnswer(delivery: Delivery): boolean {
+  return delivery.responseType === 'image' && delivery.s3 === null;
+}
+
 /** The body the delivery asks for, hosting or uploading as needed; null when the bytes are the answer. */
 async function deliver(
   deps: CallDeps,
   result: CaptureResult,
   delivery: Delivery,
 ): Promise<CaptureJson | null> {
+  if (bytesAreTheAnswer(delivery)) return null;
   if (delivery.s3 !== null) {
     const uploaded = await uploadToCallerBucket(delivery.s3, result.bytes, result.contentType, {
       ...deps.guard.agents,
@@ -101,7 +107,6 @@ async function deliver(
     });
     return { ...(await hostedJson(deps, result, delivery.baseUrl)), s3_url: uploaded.url };
   }
-  if (delivery.responseType === 'image') return null;
   const json = await hostedJson(deps, result, delivery.baseUrl);
   return delivery.responseType === 'base64' ? { ...json, base64: result.bytes.toString('base64') } : json;
 }
@@ -141,7 +146,6 @@ export async function captureCall(
       return { result, entry };
     },
     deliver: async (result) => ({ result, body: await deliver(deps, result, delivery) }),
-    // The image itself needs no work that could fail.
-    deliveryIsFree: delivery.responseType === 'image' && delivery.s3 === null,
+    deliveryIsFree: bytesAreTheAnswer(delivery),
   });
 }

@@ -1,4 +1,4 @@
-import { type JobSpec, checkCall } from '../calls/call-spec.js';
+import { checkCall, type JobSpec } from '../calls/call-spec.js';
 import type { Caller } from '../calls/metering.js';
 import { reserveUnit } from '../calls/metering.js';
 import { canonicalJson } from '../calls/result-cache.js';
