@@ -437,11 +437,6 @@ describe('the response contract of /openapi.json', () => {
       },
       {
         op: 'POST /admin/v1/accounts',
-        request: () => ({ method: 'POST', url: '/admin/v1/accounts', payload: { name: 'A', slug: 'a' } }),
-        status: 401,
-      },
-      {
-        op: 'POST /admin/v1/accounts',
         request: () => ({
           method: 'POST',
           url: '/admin/v1/accounts',
@@ -455,7 +450,6 @@ describe('the response contract of /openapi.json', () => {
         request: () => ({ url: '/admin/v1/accounts', headers: admin }),
         status: 200,
       },
-      { op: 'GET /admin/v1/accounts', request: () => ({ url: '/admin/v1/accounts' }), status: 401 },
       {
         op: 'GET /admin/v1/accounts/{slug}',
         request: () => ({ url: '/admin/v1/accounts/acme', headers: admin }),
@@ -465,11 +459,6 @@ describe('the response contract of /openapi.json', () => {
         op: 'GET /admin/v1/accounts/{slug}',
         request: () => ({ url: '/admin/v1/accounts/nobody', headers: admin }),
         status: 404,
-      },
-      {
-        op: 'GET /admin/v1/accounts/{slug}',
-        request: () => ({ url: '/admin/v1/accounts/acme' }),
-        status: 401,
       },
       {
         op: 'PATCH /admin/v1/accounts/{slug}',
@@ -502,11 +491,6 @@ describe('the response contract of /openapi.json', () => {
         status: 404,
       },
       {
-        op: 'PATCH /admin/v1/accounts/{slug}',
-        request: () => ({ method: 'PATCH', url: '/admin/v1/accounts/acme', payload: { active: false } }),
-        status: 401,
-      },
-      {
         op: 'GET /admin/v1/accounts/{slug}/webhook-secret',
         request: () => ({ url: '/admin/v1/accounts/acme/webhook-secret', headers: admin }),
         status: 200,
@@ -515,11 +499,6 @@ describe('the response contract of /openapi.json', () => {
         op: 'GET /admin/v1/accounts/{slug}/webhook-secret',
         request: () => ({ url: '/admin/v1/accounts/nobody/webhook-secret', headers: admin }),
         status: 404,
-      },
-      {
-        op: 'GET /admin/v1/accounts/{slug}/webhook-secret',
-        request: () => ({ url: '/admin/v1/accounts/acme/webhook-secret' }),
-        status: 401,
       },
       {
         op: 'POST /admin/v1/accounts/{slug}/webhook-secret/rotate',
@@ -538,11 +517,6 @@ describe('the response contract of /openapi.json', () => {
           headers: admin,
         }),
         status: 404,
-      },
-      {
-        op: 'POST /admin/v1/accounts/{slug}/webhook-secret/rotate',
-        request: () => ({ method: 'POST', url: '/admin/v1/accounts/acme/webhook-secret/rotate' }),
-        status: 401,
       },
       {
         op: 'POST /admin/v1/accounts/{slug}/packs',
@@ -579,15 +553,6 @@ describe('the response contract of /openapi.json', () => {
         request: () => ({
           method: 'POST',
           url: '/admin/v1/accounts/acme/packs',
-          payload: { title: 'Starter', total: 5 },
-        }),
-        status: 401,
-      },
-      {
-        op: 'POST /admin/v1/accounts/{slug}/packs',
-        request: () => ({
-          method: 'POST',
-          url: '/admin/v1/accounts/acme/packs',
           headers: json,
           payload: JSON.stringify({ title: 'x'.repeat(70_000), total: 5 }),
         }),
@@ -602,11 +567,6 @@ describe('the response contract of /openapi.json', () => {
         op: 'GET /admin/v1/accounts/{slug}/packs',
         request: () => ({ url: '/admin/v1/accounts/nobody/packs', headers: admin }),
         status: 404,
-      },
-      {
-        op: 'GET /admin/v1/accounts/{slug}/packs',
-        request: () => ({ url: '/admin/v1/accounts/acme/packs' }),
-        status: 401,
       },
       {
         op: 'POST /admin/v1/accounts/{slug}/credits',
@@ -640,11 +600,6 @@ describe('the response contract of /openapi.json', () => {
       },
       {
         op: 'POST /admin/v1/accounts/{slug}/credits',
-        request: () => ({ method: 'POST', url: '/admin/v1/accounts/acme/credits', payload: { amount: 5 } }),
-        status: 401,
-      },
-      {
-        op: 'POST /admin/v1/accounts/{slug}/credits',
         request: () => ({
           method: 'POST',
           url: '/admin/v1/accounts/acme/credits',
@@ -662,11 +617,6 @@ describe('the response contract of /openapi.json', () => {
         op: 'GET /admin/v1/accounts/{slug}/ledger',
         request: () => ({ url: '/admin/v1/accounts/nobody/ledger', headers: admin }),
         status: 404,
-      },
-      {
-        op: 'GET /admin/v1/accounts/{slug}/ledger',
-        request: () => ({ url: '/admin/v1/accounts/good/ledger' }),
-        status: 401,
       },
       {
         op: 'POST /admin/v1/keys',
@@ -695,11 +645,6 @@ describe('the response contract of /openapi.json', () => {
       },
       {
         op: 'POST /admin/v1/keys',
-        request: () => ({ method: 'POST', url: '/admin/v1/keys', payload: { account: 'acme' } }),
-        status: 401,
-      },
-      {
-        op: 'POST /admin/v1/keys',
         request: () => ({
           method: 'POST',
           url: '/admin/v1/keys',
@@ -718,7 +663,6 @@ describe('the response contract of /openapi.json', () => {
         request: () => ({ url: '/admin/v1/keys?account=nobody', headers: admin }),
         status: 404,
       },
-      { op: 'GET /admin/v1/keys', request: () => ({ url: '/admin/v1/keys' }), status: 401 },
       {
         op: 'GET /admin/v1/keys/{id}',
         request: () => ({ url: `/admin/v1/keys/${keyId}`, headers: admin }),
@@ -729,7 +673,6 @@ describe('the response contract of /openapi.json', () => {
         request: () => ({ url: '/admin/v1/keys/nokey', headers: admin }),
         status: 404,
       },
-      { op: 'GET /admin/v1/keys/{id}', request: () => ({ url: `/admin/v1/keys/${keyId}` }), status: 401 },
       {
         op: 'PATCH /admin/v1/keys/{id}',
         request: () => ({
@@ -761,11 +704,6 @@ describe('the response contract of /openapi.json', () => {
         status: 404,
       },
       {
-        op: 'PATCH /admin/v1/keys/{id}',
-        request: () => ({ method: 'PATCH', url: `/admin/v1/keys/${keyId}`, payload: { alias: 'x' } }),
-        status: 401,
-      },
-      {
         op: 'POST /admin/v1/keys/{id}/revoke',
         request: () => ({ method: 'POST', url: `/admin/v1/keys/${keyId}/revoke`, headers: admin }),
         status: 200,
@@ -774,11 +712,6 @@ describe('the response contract of /openapi.json', () => {
         op: 'POST /admin/v1/keys/{id}/revoke',
         request: () => ({ method: 'POST', url: '/admin/v1/keys/nokey/revoke', headers: admin }),
         status: 404,
-      },
-      {
-        op: 'POST /admin/v1/keys/{id}/revoke',
-        request: () => ({ method: 'POST', url: `/admin/v1/keys/${keyId}/revoke` }),
-        status: 401,
       },
     ];
     // Bounds of path parameters and queries (400), and bodies over the limit wherever one is read (413).
@@ -863,6 +796,12 @@ describe('the response contract of /openapi.json', () => {
     for (const c of cases) {
       const res = await drive(c);
       if (c.op === 'POST /admin/v1/keys' && c.status === 201) keyId = res.json().id;
+    }
+    // Every operation refuses the same request without the admin token (401), before anything else.
+    for (const c of cases.filter(({ status }) => status < 300)) {
+      const { headers, ...request } = await c.request();
+      const { authorization: _token, ...rest } = (headers ?? {}) as Record<string, string>;
+      await drive({ op: c.op, request: () => ({ ...request, headers: rest }), status: 401 });
     }
   }, 120_000);
 
