@@ -1,6 +1,6 @@
 # `make start` and `make test` install whatever is missing first (Debian packages, npm packages, build).
 SHELL := /bin/bash
-SOURCES := $(shell find src -name '*.ts' ! -name '*.test.ts') tsconfig.json
+SOURCES := $(shell find src clients/typescript/src -name '*.ts' ! -name '*.test.ts') tsconfig.json clients/typescript/tsconfig.json
 
 .PHONY: start test install system-deps check bench clean
 

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -32,6 +33,10 @@ class ProjectsInOrder extends BaseSequencer {
 }
 
 export default defineConfig({
+  // Tests run the SDK's sources; the processes project's `webcap` processes run its build (dist/).
+  resolve: {
+    alias: { '@webcap/sdk': fileURLToPath(new URL('clients/typescript/src/index.ts', import.meta.url)) },
+  },
   test: {
     setupFiles: ['test/setup.ts'],
     testTimeout: 30_000,
