@@ -144,6 +144,8 @@ describe('downloads on the full browser', () => {
   const watchers: fs.FSWatcher[] = [];
   /** Files seen in the watched directories that held the download's bytes. */
   const written: string[] = [];
+  /** The page being captured, named beside a file that held the download's bytes. */
+  let capturing = 'nothing';
   const hits = new Map<string, number>();
 
   const pages: Record<string, Handler> = {
@@ -201,7 +203,7 @@ describe('downloads on the full browser', () => {
         if (name === null) return;
         const file = path.join(dir, name);
         try {
-          if (fs.readFileSync(file).includes(MARKER)) written.push(file);
+          if (fs.readFileSync(file).includes(MARKER)) written.push(`${file} (while capturing ${capturing})`);
         } catch {
           // A directory, or a file already gone: what it held was read when it was written, if ever.
         }
@@ -225,11 +227,13 @@ describe('downloads on the full browser', () => {
     await site?.close();
   });
 
-  const capture = (pathname: string) =>
-    t.runtime.app.inject({
+  const capture = (pathname: string) => {
+    capturing = pathname;
+    return t.runtime.app.inject({
       url: `/v1/capture?${new URLSearchParams({ url: `http://127.0.0.1:${site.port}${pathname}` })}`,
       headers: { 'x-api-key': key },
     });
+  };
 
   it.each([
     ['a download link', '/link-download'],
