@@ -11,6 +11,7 @@ import { boundedBody } from './body-bounds.js';
 import { capConnectionsPerClient } from './connection-cap.js';
 import type { AppDeps } from './deps.js';
 import { clientError, frameworkError, registerErrorHandling } from './errors.js';
+import { mcpRoutes } from './mcp.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { jobsRoutes } from './routes/jobs.js';
@@ -152,6 +153,7 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   await app.register(legacyCaptureRoutes(deps));
   await app.register(legacyContentRoutes(deps));
   await app.register(legacyAnalyzeRoutes(deps));
+  await app.register(mcpRoutes(deps));
   if (deps.config.adminToken !== null) {
     await app.register(adminRoutes(deps, deps.config.adminToken), { prefix: '/admin/v1' });
   }

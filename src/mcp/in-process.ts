@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { usageRecord } from '../billing/usage.js';
+import { asJob, type CallSpec, performCall } from '../calls/call-spec.js';
+import type { CallDeps } from '../calls/deps.js';
+import type { Caller } from '../calls/metering.js';
+import type { ContentResult } from '../engines/content/params.js';
+import { errorResponse, invalidParam, WebcapError } from '../errors.js';
+import { analyzeRequest } from '../http/analyze-schema.js';
+import { captureRequest } from '../http/capture-schema.js';
+import { contentRequest } from '../http/content-schema.js';
+import type { Jobs } from '../jobs/jobs.js';
+import type { Metrics } from '../stats/metrics.js';
+import type { RequestLog } from '../stats/request-log.js';
+import type { Db } from '../store/db.js';
+import {
+  apiParams,
+  type Backend,
+  type CapturedFile,
+  type CrawledPage,
+  type Done,
+  type JobRecord,
+  type Submitted,
+} from './backend.js';
+import type { AnalyzeArgs, CaptureArgs, ContentArgs, CrawlArgs } from './tools.js';
+
+/** The path the request log records MCP tool calls, and their jobs, under. */
+export const MCP_PATH = '/mcp';
+
+export interface InProcessDeps {
+  readonly calls: CallDeps;
+  readonly jobs: Jobs;
+  readonly db: Db;
+  readonly requestLog: RequestLog;
+  /** Counted where the process serves /metrics; `webcap mcp` serves none. */
+  readonly metrics: Metrics | null;
+}
+
+/**
+ * Where a capture goes: hosted and linked from `baseUrl` (the /mcp endpoint, or PUBLIC_BASE_URL),
+ * or, with no address that would serve the link, saved as a file in `dir` (docs/mcp.md).
+ */
+export type CaptureDestination = { readonly baseUrl: string } | { readonly dir: string };
+
+/** Files `webcap mcp` keeps in its captures directory; older ones are deleted. */
+const KEPT_CAPTURES = 100;
+
+interface Ran<T> {
+  readonly value: T;
+  readonly status: number;
+  readonly billed: boolean;
+}
+
+/**
+ * The tools on this process's call layer, for one caller: every call goes through performCall
+ * (checks, cache, caps, metering, engine) or jobs.submit, as the REST routes do, and leaves one
+ * request-log row (engine, path /mcp, status, billed) as a REST call does.
+ */
+export class InProcessBackend implements Backend {
+  constructor(
+    private readonly deps: InProcessDeps,
+    /** The caller, verified again for each call (a key revoked meanwhile is refused). */
+    private readonly caller: () => Promise<Caller>,
+    private readonly destination: CaptureDestination,
+  ) {}
+
+  capture(args: CaptureArgs): Promise<Submitted | Done<CapturedFile>> {
+    return this.run<Submitted | Done<CapturedFile>>('capture', async (caller) => {
+      const destination = this.destination;
+      const baseUrl = 'baseUrl' in destination ? destination.baseUrl : null;
+      if (args.async === true && baseUrl === null) {
+        throw invalidParam('async', 'needs PUBLIC_BASE_URL in this mode: a job answers with a hosted link');
+      }
+      const request = captureRequest(apiParams.capture(args), 'v1', baseUrl ?? '');
+      // Without an address that serves links, the bytes are the answer and are saved instead.
+      const delivery =
+        baseUrl === null ? { ...request.delivery, responseType: 'image' as const } : request.delivery;
+      const spec: CallSpec = { engine: 'capture', params: request.params, delivery };
+      if (args.async === true) return this.submit(caller, spec);
+      const done = await performCall(this.deps.calls, caller, spec);
+      if (done.engine !== 'capture') throw new Error('a capture call answered another engine');
+      const { result, body } = done.outcome.value;
+      const savedTo =
+        'dir' in destination ? await saveCapture(destination.dir, result.bytes, result.format) : null;
+      const file: CapturedFile = {
+        screenshotUrl: body?.screenshot_url ?? null,
+        savedTo,
+        format: result.format,
+        width: result.width,
+        height: result.height,
+        size: result.bytes.length,
+        bytes: result.bytes,
+        warnings: result.warnings,
+      };
+      return { value: { kind: 'done', value: file }, status: 200, billed: done.outcome.billed };
+    });
+  }
+
+  content(args: ContentArgs): Promise<Submitted | Done<ContentResult>> {
+    return this.run<Submitted | Done<ContentResult>>('content', async (caller) => {
+      const spec: CallSpec = { engine: 'content', ...contentRequest(apiParams.content(args), 'v1') };
+      if (args.async === true) return this.submit(caller, spec);
+      return this.json<ContentResult>(caller, spec);
+    });
+  }
+
+  analyze(args: AnalyzeArgs): Promise<Submitted | Done<Record<string, unknown>>> {
+    return this.run<Submitted | Done<Record<string, unknown>>>('analyze', async (caller) => {
+      const spec: CallSpec = { engine: 'analyze', ...analyzeRequest(apiParams.analyze(args)) };
+      if (args.async === true) return this.submit(caller, spec);
+      return this.json<Record<string, unknown>>(caller, spec);
+    });
+  }
+
+  crawl(args: CrawlArgs): Promise<Submitted | Done<CrawledPage>> {
+    return this.run<Submitted | Done<CrawledPage>>('website-crawler', async (caller) => {
+      const params = apiParams.crawl(args);
+      const spec: CallSpec = {
+        engine: 'website-crawler',
+        params: { url: params.query, allowRedirects: params.allow_redirects },
+        pageSource: params.return_page_source,
+      };
+      if (args.async === true) return this.submit(caller, spec);
+      const done = await performCall(this.deps.calls, caller, spec);
+      if (done.engine !== 'website-crawler') throw new Error('a crawler call answered another engine');
+      const { statusCode, finalUrl, contentType, html } = done.outcome.value;
+      const page: CrawledPage = { statusCode, finalUrl, contentType, html };
+      return { value: { kind: 'done', value: page }, status: 200, billed: done.outcome.billed };
+    });
+  }
+
+  usage(): Promise<unknown> {
+    return this.run('usage', async (caller) => ({
+      value: await usageRecord(this.deps.db, caller.account, caller.key, this.deps.calls.metering.clock()),
+      status: 200,
+      billed: false,
+    }));
+  }
+
+  job(jobId: string): Promise<JobRecord> {
+    return this.run('jobs', async (caller) => ({
+      value: JSON.parse((await this.deps.jobs.record(caller, jobId)).toString()) as JobRecord,
+      status: 200,
+      billed: false,
+    }));
+  }
+
+  /** The call as a job, as REST's is_async=true submits it (its unit held until it ends). */
+  private async submit(caller: Caller, spec: CallSpec): Promise<Ran<Submitted>> {
+    const { job } = await this.deps.jobs.submit(caller, {
+      spec: asJob(spec),
+      path: MCP_PATH,
+      webhookUrl: null,
+      idempotencyKey: null,
+    });
+    return { value: { kind: 'job', jobId: job.id, status: job.status }, status: 202, billed: false };
+  }
+
+  private async json<T>(caller: Caller, spec: CallSpec): Promise<Ran<Done<T>>> {
+    const done = await performCall(this.deps.calls, caller, spec);
+    if (done.engine !== 'content' && done.engine !== 'analyze') throw new Error('not a JSON call');
+    const value = JSON.parse(done.outcome.value.toString()) as T;
+    return { value: { kind: 'done', value }, status: 200, billed: done.outcome.billed };
+  }
+
+  /** Runs one tool call for the verified caller and records it as REST's audit records a request. */
+  private async run<T>(engine: string, call: (caller: Caller) => Promise<Ran<T>>): Promise<T> {
+    const caller = await this.caller();
+    const started = performance.now();
+    let status = 500;
+    let billed = false;
+    try {
+      const ran = await call(caller);
+      status = ran.status;
+      billed = ran.billed;
+      return ran.value;
+    } catch (error) {
+      if (error instanceof WebcapError) status = errorResponse(error).status;
+      throw error;
+    } finally {
+      const durationMs = performance.now() - started;
+      this.deps.metrics?.observe(engine, status, durationMs / 1000, billed);
+      this.deps.requestLog.record({
+        account_id: caller.account.id,
+        key_id: caller.key.id,
+        engine,
+        path: MCP_PATH,
+        status,
+        duration_ms: Math.round(durationMs),
+        billed: billed ? 1 : 0,
+        created_at: this.deps.calls.metering.clock().toISOString(),
+      });
+    }
+  }
+}
+
+/** Saves a capture in `dir` under a new name and keeps only the newest KEPT_CAPTURES files there. */
+async function saveCapture(dir: string, bytes: Buffer, format: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  // Names start with the time, so that they sort oldest first.
+  const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.${format}`;
+  const file = path.join(dir, name);
+  await writeFile(file, bytes);
+  const names = (await readdir(dir)).filter((entry) => /^\d{4}-.*\.(png|jpeg|webp|pdf)$/.test(entry)).sort();
+  for (const old of names.slice(0, Math.max(0, names.length - KEPT_CAPTURES))) {
+    await rm(path.join(dir, old), { force: true });
+  }
+  return file;
+}

@@ -1,0 +1,222 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import sharp from 'sharp';
+import type { ContentResult } from '../engines/content/params.js';
+import { errorResponse, WebcapError } from '../errors.js';
+import {
+  ApiFailure,
+  type CapturedFile,
+  type CrawledPage,
+  type JobRecord,
+  type Submitted,
+} from './backend.js';
+import { TEXT_CHARS } from './tools.js';
+
+/*
+ * How tool results are shaped for an agent's context: every text within max_chars (at most
+ * TEXT_CHARS.max), with a note that says how to read on; the capture preview within
+ * PREVIEW's width, height and bytes.
+ */
+
+/** The capture preview: at most this wide and tall (the top of a taller page), and skipped above this size. */
+export const PREVIEW = { maxWidth: 1024, maxHeight: 2048, maxBytes: 800_000, quality: 70 } as const;
+
+/** Links listed per kind (internal, external, social) by the content tool. */
+const MAX_LINKS = 100;
+
+export interface Paging {
+  readonly max_chars?: number;
+  readonly offset?: number;
+}
+
+const text = (value: string): CallToolResult['content'][number] => ({ type: 'text', text: value });
+
+/** A tool error: the API's status and message, as its REST answer says them. */
+export function errorResult(message: string): CallToolResult {
+  return { isError: true, content: [text(message)] };
+}
+
+/** The message of a refusal; anything that is not the API's own refusal is a 500 whose detail stays in the log. */
+export function refusal(error: unknown): { message: string; expected: boolean } {
+  if (error instanceof WebcapError) {
+    const { status, body } = errorResponse(error);
+    const retry = error.options.retryAfterSeconds;
+    return {
+      message: `${status} ${body.error}${retry === undefined ? '' : ` (retry after ${retry} s)`}`,
+      expected: true,
+    };
+  }
+  if (error instanceof ApiFailure) {
+    const retry = error.retryAfterSeconds === null ? '' : ` (retry after ${error.retryAfterSeconds} s)`;
+    return { message: `${error.status} ${error.apiMessage}${retry}`, expected: true };
+  }
+  return { message: `500 ${errorResponse(new WebcapError('internal')).body.error}`, expected: false };
+}
+
+/**
+ * The part of `whole` the paging asks for, and a note when there is more (or the offset is past
+ * the end): the agent reads a long document in parts instead of receiving all of it.
+ */
+export function paged(whole: string, paging: Paging, what: string): string {
+  const maxChars = Math.min(paging.max_chars ?? TEXT_CHARS.default, TEXT_CHARS.max);
+  const offset = paging.offset ?? 0;
+  if (offset > 0 && offset >= whole.length) {
+    return `[offset ${offset} is past the end: the ${what} has ${whole.length} characters]`;
+  }
+  const end = Math.min(whole.length, offset + maxChars);
+  const part = whole.slice(offset, end);
+  if (offset === 0 && end === whole.length) return part;
+  const more =
+    end < whole.length
+      ? ` Call again with offset=${end} for the next part (each call is a new call, billed as one).`
+      : ' This is the end.';
+  return `${part}\n\n[Characters ${offset}-${end} of ${whole.length} of the ${what}.${more}]`;
+}
+
+/** A JSON value as text within the default bound (pretty enough to read, compact enough to fit). */
+export function jsonText(value: unknown, paging: Paging = {}): string {
+  return paged(JSON.stringify(value, null, 1), paging, 'JSON');
+}
+
+export function submittedResult(job: Submitted): CallToolResult {
+  return {
+    content: [
+      text(
+        `Job ${job.jobId} is ${job.status}. Call job_status with job_id "${job.jobId}" (free) until it is completed; ` +
+          'its credit is held now and billed only when it completes.',
+      ),
+    ],
+  };
+}
+
+/** A downscaled JPEG of an image capture, or null (a PDF, or a preview over PREVIEW.maxBytes). */
+export async function preview(
+  bytes: Buffer,
+  format: string,
+): Promise<{ data: Buffer; width: number; height: number } | null> {
+  if (format === 'pdf') return null;
+  const { width, height } = await sharp(bytes).metadata();
+  if (width === undefined || height === undefined) return null;
+  const scale = Math.min(1, PREVIEW.maxWidth / width);
+  // A tall page keeps its top: the part of the source that fits maxHeight once scaled.
+  const sourceHeight = Math.min(height, Math.floor(PREVIEW.maxHeight / scale));
+  const { data, info } = await sharp(bytes)
+    .extract({ left: 0, top: 0, width, height: sourceHeight })
+    .resize({ width: Math.max(1, Math.round(width * scale)) })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: PREVIEW.quality })
+    .toBuffer({ resolveWithObject: true });
+  if (data.length > PREVIEW.maxBytes) return null;
+  return { data, width: info.width, height: info.height };
+}
+
+export async function captureResult(file: CapturedFile): Promise<CallToolResult> {
+  const lines = [
+    ...(file.screenshotUrl === null ? [] : [`screenshot_url: ${file.screenshotUrl}`]),
+    ...(file.savedTo === null ? [] : [`saved to: ${file.savedTo}`]),
+    `format: ${file.format}, ${file.width}x${file.height} px, ${file.size} bytes`,
+    ...file.warnings.map((warning) => `warning: ${warning}`),
+  ];
+  const shown = file.bytes === null ? null : await preview(file.bytes, file.format);
+  if (shown !== null) {
+    const cut = shown.height < Math.round(file.height * (shown.width / file.width)) - 1;
+    lines.push(`preview: ${shown.width}x${shown.height} JPEG${cut ? ' (the top of the page)' : ''}`);
+  } else if (file.format !== 'pdf' && file.bytes !== null) {
+    lines.push('preview: none (too large); open screenshot_url');
+  }
+  return {
+    content: [
+      text(lines.join('\n')),
+      ...(shown === null
+        ? []
+        : [{ type: 'image' as const, data: shown.data.toString('base64'), mimeType: 'image/jpeg' }]),
+    ],
+  };
+}
+
+function linksSection(links: ContentResult['links']): string {
+  const part = (name: string, list: readonly string[]) =>
+    list.length === 0
+      ? []
+      : [
+          `${name} (${list.length}${list.length > MAX_LINKS ? `, first ${MAX_LINKS}` : ''}):`,
+          ...list.slice(0, MAX_LINKS).map((link) => `- ${link}`),
+        ];
+  return [
+    '## Links',
+    ...part('internal', links.internal),
+    ...part('external', links.external),
+    ...part('social', links.social),
+  ].join('\n');
+}
+
+/** A content result as one Markdown document (title, URL, description, the page, links), read in parts. */
+export function contentResult(
+  result: ContentResult,
+  options: Paging & { include_links?: boolean },
+): CallToolResult {
+  const { title, description } = result.metadata;
+  const document = [
+    ...(title === '' ? [] : [`# ${title}`]),
+    `URL: ${result.url} (HTTP ${result.statusCode})`,
+    ...(description === '' ? [] : [`> ${description}`]),
+    ...result.warnings.map((warning) => `warning: ${warning}`),
+    '',
+    result.markdown ?? '',
+    ...(options.include_links === true ? ['', linksSection(result.links)] : []),
+  ].join('\n');
+  return { content: [text(paged(document, options, 'page'))] };
+}
+
+export function crawlResult(page: CrawledPage, paging: Paging): CallToolResult {
+  const head = [
+    `HTTP ${page.statusCode}${page.finalUrl === null ? '' : ` ${page.finalUrl}`}`,
+    ...(page.contentType === null ? [] : [`content-type: ${page.contentType}`]),
+  ].join('\n');
+  return { content: [text(`${head}\n\n${paged(page.html, paging, 'page source')}`)] };
+}
+
+function record(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+/**
+ * A job's state, or its result shaped as its tool shapes it: a content job's Markdown, a
+ * crawler job's page source, a capture's link; any other result as JSON. Every part is paged.
+ */
+export function jobResult(job: JobRecord, paging: Paging): CallToolResult {
+  const head = `job ${job.job_id}: ${job.status}`;
+  if (job.status === 'queued' || job.status === 'running') {
+    return { content: [text(`${head}. Call job_status again in a few seconds.`)] };
+  }
+  if (job.status === 'failed') {
+    return errorResult(`${head}: ${job.error === null ? '500' : `${job.error.status} ${job.error.error}`}`);
+  }
+  const result = record(job.result);
+  const data = record(result?.data);
+  if (typeof result?.screenshot_url === 'string') {
+    const { screenshot_url, format, width, height, size } = result;
+    return {
+      content: [
+        text(
+          `${head}\nscreenshot_url: ${screenshot_url}\nformat: ${format}, ${width}x${height} px, ${size} bytes`,
+        ),
+      ],
+    };
+  }
+  if (data !== null && typeof data.markdown === 'string' && record(data.metadata) !== null) {
+    const shaped = contentResult(data as unknown as ContentResult, paging);
+    return { content: [text(head), ...shaped.content] };
+  }
+  if (data !== null && typeof data.html === 'string' && typeof data.statusCode === 'number') {
+    const page: CrawledPage = {
+      statusCode: data.statusCode,
+      finalUrl: typeof data.finalUrl === 'string' ? data.finalUrl : null,
+      contentType: typeof data.contentType === 'string' ? data.contentType : null,
+      html: data.html,
+    };
+    return { content: [text(head), ...crawlResult(page, paging).content] };
+  }
+  return { content: [text(head), text(jsonText(job.result, paging))] };
+}

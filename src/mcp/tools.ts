@@ -1,0 +1,171 @@
+import { type Static, type TObject, type TSchema, Type } from 'typebox';
+import { Value } from 'typebox/value';
+import { CUSTOM_LIMITS } from '../engines/analyze/params.js';
+import { invalidParam } from '../errors.js';
+import { analyzeFields } from '../http/analyze-schema.js';
+import { captureFields } from '../http/capture-schema.js';
+import { pageFields } from '../http/page-schema.js';
+
+/*
+ * The MCP tools' input schemas, made from the routes' own TypeBox fields: the same bounds and
+ * enums, without the long descriptions (the whole tools/list must stay well under 2,000 tokens
+ * of an agent's context). A route's Flag (true/false or "1"/"0" for query strings) is a plain
+ * boolean here: tool arguments are JSON.
+ */
+
+/** A route field without its description, keeping its bounds; `description` replaces it when given. */
+function field<T extends TSchema>(schema: T, description?: string): T {
+  const { description: _long, ...rest } = schema as T & { description?: string };
+  return { ...rest, ...(description === undefined ? {} : { description }) } as T;
+}
+
+const optional = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Optional(field(schema, description));
+
+const Bool = (description?: string) =>
+  Type.Optional(Type.Boolean(description === undefined ? {} : { description }));
+
+/** Characters of text a tool answers with by default, and at most. */
+export const TEXT_CHARS = { default: 20_000, max: 100_000 } as const;
+
+const async = Bool('run as a job; poll job_status');
+const paging = {
+  max_chars: Type.Optional(
+    Type.Integer({ minimum: 1000, maximum: TEXT_CHARS.max, description: `default ${TEXT_CHARS.default}` }),
+  ),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+};
+const page = {
+  url: field(pageFields.url, 'http(s) URL'),
+  wait_for_selector: optional(pageFields.wait_for_selector),
+  delay: optional(pageFields.delay, 'seconds to wait'),
+  remove_selectors: optional(pageFields.remove_selectors, 'comma-separated CSS'),
+};
+
+export const CaptureTool = Type.Object(
+  {
+    ...page,
+    format: Type.Optional(Type.Enum(['png', 'jpeg', 'webp', 'pdf'])),
+    full_page: Bool(),
+    device: optional(captureFields.device),
+    viewport_width: optional(captureFields.viewport_width),
+    viewport_height: optional(captureFields.viewport_height),
+    selector: optional(captureFields.selector, 'capture one element'),
+    remove_ads: Bool(),
+    cache: Bool(),
+    async,
+  },
+  { additionalProperties: false },
+);
+
+export const ContentTool = Type.Object(
+  {
+    ...page,
+    ...paging,
+    include_links: Bool(),
+    cache: Bool('default true: pages read with offset come from one copy'),
+    async,
+  },
+  { additionalProperties: false },
+);
+
+export const AnalyzeTool = Type.Object(
+  {
+    url: page.url,
+    custom_response: Type.Optional(
+      Type.Record(Type.String({ maxLength: CUSTOM_LIMITS.nameChars }), Type.String(), {
+        maxProperties: CUSTOM_LIMITS.fields,
+        description: 'extra fields: name → meaning',
+      }),
+    ),
+    custom_prompt: optional(analyzeFields.custom_prompt),
+    cache: Bool(),
+    async,
+  },
+  { additionalProperties: false },
+);
+
+export const CrawlTool = Type.Object(
+  {
+    url: page.url,
+    allow_redirects: Bool('default true'),
+    ...paging,
+    async,
+  },
+  { additionalProperties: false },
+);
+
+export const UsageTool = Type.Object({}, { additionalProperties: false });
+
+export const JobStatusTool = Type.Object(
+  {
+    job_id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+    ...paging,
+  },
+  { additionalProperties: false },
+);
+
+export type CaptureArgs = Static<typeof CaptureTool>;
+export type ContentArgs = Static<typeof ContentTool>;
+export type AnalyzeArgs = Static<typeof AnalyzeTool>;
+export type CrawlArgs = Static<typeof CrawlTool>;
+export type JobStatusArgs = Static<typeof JobStatusTool>;
+
+/** The tools, in the order tools/list gives them; the descriptions are what an agent reads to choose. */
+export const TOOLS = [
+  {
+    name: 'capture',
+    description:
+      'Screenshot or PDF of a web page. Returns screenshot_url and a downscaled preview image. 1 credit.',
+    inputSchema: CaptureTool,
+  },
+  {
+    name: 'content',
+    description:
+      "A page's main content as Markdown (title, description first). Long pages are cut at max_chars: read on with offset. 1 credit per call.",
+    inputSchema: ContentTool,
+  },
+  {
+    name: 'analyze',
+    description:
+      'Analysis of a web page as JSON: summary, category, topics, contacts, and any custom_response fields. 1 credit.',
+    inputSchema: AnalyzeTool,
+  },
+  {
+    name: 'crawl',
+    description: "A page's raw HTML as served (no browser), with its status and headers. 1 credit.",
+    inputSchema: CrawlTool,
+  },
+  {
+    name: 'usage',
+    description: 'Credits remaining, quotas and rate limits of the API key. Free.',
+    inputSchema: UsageTool,
+  },
+  {
+    name: 'job_status',
+    description: 'State and result of a job started with async=true. Free.',
+    inputSchema: JobStatusTool,
+  },
+] as const satisfies readonly { name: string; description: string; inputSchema: TObject }[];
+
+export type ToolName = (typeof TOOLS)[number]['name'];
+
+/**
+ * A tool's arguments checked against its schema; anything else is a 400 naming the first wrong
+ * parameter (the API's own message form), so that the agent can correct its call.
+ */
+export function toolArgs<T extends TObject>(schema: T, raw: unknown): Static<T> {
+  const args = raw ?? {};
+  const error = Value.Errors(schema, args)[0];
+  if (error === undefined) return args as Static<T>;
+  const name = error.instancePath.split('/')[1] ?? '';
+  if (error.schemaPath.endsWith('/additionalProperties'))
+    throw invalidParam(name, 'is not a parameter of this tool');
+  if (name === '') {
+    const extra = error.params as { additionalProperties?: string[]; requiredProperties?: string[] };
+    const named = extra.additionalProperties?.[0] ?? extra.requiredProperties?.[0];
+    if (named !== undefined) throw invalidParam(named, error.message);
+    throw invalidParam('arguments', error.message);
+  }
+  throw invalidParam(name, error.message);
+}
