@@ -207,7 +207,7 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
       entries: [],
     });
     const human = await webcap(['admin', 'packs', 'add', '--account', 'packs', '--total', '0'], env);
-    expect(human.code).not.toBe(0);
+    expect(human.code).toBe(2);
     expect(human.stderr).toContain('--total');
   });
 
@@ -233,7 +233,7 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
       ['admin', 'keys', 'create', '--account', 'acme', '--quota-daily', 'ten'],
       env,
     );
-    expect(badNumber.code).not.toBe(0);
+    expect(badNumber.code).toBe(2);
     expect(badNumber.stderr).toContain('--quota-daily');
   });
 });

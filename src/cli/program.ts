@@ -1,12 +1,31 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError } from '../config.js';
 import { errorResponse, WebcapError } from '../errors.js';
 import { adminCommand, type Write } from './admin.js';
+import { apiCommands } from './api-commands.js';
+import { spellOptions } from './call-options.js';
+import { CallFailure, UsageError } from './cli-errors.js';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 
 /** Where the program writes: process.stdout and process.stderr in the process, buffers in tests. */
 export interface CliOutput {
   readonly stdout: Write;
   readonly stderr: Write;
+  /** Bytes to stdout as they are (a capture without -o); without it, binary answers need -o. */
+  readonly stdoutBytes?: (bytes: Uint8Array) => void;
+  /** Whether stdout is a terminal: binary is not written to one unless asked (`-o -`). */
+  readonly stdoutIsTTY?: boolean;
+  /** Whether stderr is a terminal: progress is shown only on one. */
+  readonly stderrIsTTY?: boolean;
+  /** Where the API verbs read WEBCAP_URL and WEBCAP_API_KEY (process.env in the process). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The package's version, from package.json two levels up (from src/cli and from dist/cli alike). */
+function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
 }
 
 function everyCommand(command: Command): Command[] {
@@ -21,6 +40,8 @@ function everyCommand(command: Command): Command[] {
 export function webcapProgram(config: () => Config, output: CliOutput): Command {
   const program = new Command('webcap')
     .description('Self-hostable web capture, content and analysis API')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .addHelpText('after', EXIT_CODES_HELP)
     .showHelpAfterError();
   program
     .command('serve')
@@ -39,6 +60,7 @@ export function webcapProgram(config: () => Config, output: CliOutput): Command 
       await worker(config());
     });
   program.addCommand(adminCommand(config, output.stdout));
+  for (const command of apiCommands(output)) program.addCommand(command);
   // Set on each command: commander copies them only to commands made with .command() afterwards,
   // and the admin commands are made apart.
   for (const command of everyCommand(program)) {
@@ -48,9 +70,10 @@ export function webcapProgram(config: () => Config, output: CliOutput): Command 
 }
 
 /**
- * Runs `webcap ARGS` (the arguments after the script) and resolves with its exit code: 0, 1 for
- * a usage mistake or a refused operation (WebcapError, reported as the API words it), 2 for a
- * configuration error. Anything else is a bug and is thrown.
+ * Runs `webcap ARGS` (the arguments after the script) and resolves with its exit code
+ * (exit-codes.ts): 0; 1 for a refused operation (WebcapError, reported as the API words it) or a
+ * call the API refused; 2 for a usage mistake or a configuration error; 3 for a call that failed
+ * (5xx, network, timeout). Anything else is a bug and is thrown.
  */
 export async function runWebcap(
   args: readonly string[],
@@ -58,17 +81,27 @@ export async function runWebcap(
   output: CliOutput,
 ): Promise<number> {
   try {
-    await webcapProgram(config, output).parseAsync(args, { from: 'user' });
-    return 0;
+    const program = webcapProgram(config, output);
+    await program.parseAsync(spellOptions(program, args), { from: 'user' });
+    return EXIT.ok;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
+    // Commander has printed the mistake (or the help or version it was asked for).
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error instanceof UsageError) {
+      output.stderr(`webcap: ${error.message}\n`);
+      return EXIT.usage;
+    }
     if (error instanceof ConfigError) {
       output.stderr(`webcap: configuration error: ${error.message}\n`);
-      return 2;
+      return EXIT.usage;
     }
     if (error instanceof WebcapError) {
       output.stderr(`webcap: ${errorResponse(error).body.error}\n`);
-      return 1;
+      return EXIT.refused;
+    }
+    if (error instanceof CallFailure) {
+      output.stderr(`webcap: ${error.message}\n`);
+      return error.exitCode;
     }
     throw error;
   }

@@ -1,0 +1,376 @@
+import { constants } from 'node:fs';
+import { access, writeFile } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
+import path from 'node:path';
+import type {
+  AnalyzeParams,
+  CaptureParams,
+  ContentParams,
+  CrawlParams,
+  JobAccepted,
+  JobKind,
+  JobParams,
+  JobRecord,
+  Usage,
+} from '@webcap/sdk';
+import { Argument, Command, Option } from 'commander';
+import { WebcapError } from '../errors.js';
+import { customFieldsOf } from '../http/analyze-schema.js';
+import { ANALYZE_FIELDS, CAPTURE_FIELDS, CONTENT_FIELDS, CRAWL_FIELDS } from './call-fields.js';
+import { addFieldOptions, type CallParameters, callParameters, type Fields } from './call-options.js';
+import { CallFailure, UsageError } from './cli-errors.js';
+import {
+  addClientOptions,
+  type ClientOptions,
+  calling,
+  print,
+  type Session,
+  sessionOf,
+} from './client-options.js';
+import { EXIT, exitCodeOfStatus } from './exit-codes.js';
+import type { CliOutput } from './program.js';
+
+/** The options of a call verb: its client options, its fields, -o, --async. */
+interface CallOptions extends ClientOptions {
+  readonly output?: string;
+  readonly async?: boolean;
+  readonly field?: readonly string[];
+}
+
+/** The fields a verb sets itself rather than offer as options. */
+const NOT_OPTIONS = ['x_api_key', 'is_async'];
+
+/**
+ * A verb that calls one billable endpoint: URL as its argument, a `--name value` per field of the
+ * endpoint's schema (but `positional` and NOT_OPTIONS), the client options and --async.
+ */
+function callCommand(name: string, description: string, fields: Fields, positional: string): Command {
+  const command = new Command(name).description(description).argument('<url>', 'the page (http or https)');
+  addFieldOptions(command, fields, [positional, ...NOT_OPTIONS]);
+  addClientOptions(command);
+  return command.addOption(
+    new Option('--async', 'submit as a job and print it; `webcap jobs wait ID` waits for its end'),
+  );
+}
+
+/** The call's parameters from the verb's URL argument and options, checked by the endpoint's schema. */
+function parametersOf(fields: Fields, positional: string, url: string, options: CallOptions): CallParameters {
+  return callParameters(
+    fields,
+    options as Record<string, unknown>,
+    { [positional]: url },
+    { [positional]: 'URL' },
+  );
+}
+
+function describeJob(job: JobRecord): string {
+  const head = `${job.job_id}\t${job.status}\t${job.endpoint}\tcreated ${job.created_at}`;
+  if (job.status === 'failed' && job.error !== null)
+    return `${head}\nerror ${job.error.status}: ${job.error.error}`;
+  if (job.status === 'completed') return `${head}\n${JSON.stringify(job.result, null, 2)}`;
+  return head;
+}
+
+/**
+ * With --async, submits the call as a job and prints it (exit 0 once accepted); without, checks
+ * that no async-only option was given. Returns whether it submitted.
+ */
+async function submitted<K extends JobKind>(
+  session: Session,
+  kind: K,
+  params: Readonly<Record<string, unknown>>,
+  async: boolean | undefined,
+): Promise<boolean> {
+  const { webhook_url: webhookUrl, ...rest } = params;
+  if (async !== true) {
+    if (webhookUrl !== undefined) throw new UsageError('--webhook-url needs --async');
+    return false;
+  }
+  const accepted: JobAccepted = await calling(session, `${kind} (submitting)`, () =>
+    session.client.jobs.submit(kind, rest as JobParams[K], {
+      webhookUrl: typeof webhookUrl === 'string' ? webhookUrl : undefined,
+    }),
+  );
+  print(
+    session,
+    accepted,
+    () => `${accepted.job_id}\t${accepted.status}\nwait for it: webcap jobs wait ${accepted.job_id}`,
+  );
+  return true;
+}
+
+function warn(session: Session, warnings: readonly string[] | undefined): void {
+  for (const warning of warnings ?? []) session.output.stderr(`webcap: warning: ${warning}\n`);
+}
+
+/** Fails before the call when -o names a file in a directory that cannot be written to. */
+async function checkWritable(file: string): Promise<void> {
+  try {
+    await access(path.dirname(path.resolve(file)), constants.W_OK);
+  } catch {
+    throw new UsageError(`-o ${file}: its directory does not exist or cannot be written to`);
+  }
+}
+
+async function writeOutput(file: string, bytes: Uint8Array): Promise<void> {
+  try {
+    await writeFile(file, bytes);
+  } catch (error) {
+    throw new CallFailure(
+      `-o ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      EXIT.failed,
+    );
+  }
+}
+
+function captureCommand(output: CliOutput): Command {
+  return callCommand('capture', 'a screenshot or PDF of a page (GET /v1/capture)', CAPTURE_FIELDS, 'url')
+    .addOption(new Option('-o, --output <file>', 'write the answer to FILE (- for stdout, even a terminal)'))
+    .addHelpText(
+      'after',
+      '\nWithout -o the bytes go to stdout, unless it is a terminal. --json without -o asks for the JSON\nanswer (response_type=json, a hosted screenshot_url); with -o it prints what was written, as JSON.',
+    )
+    .action(async (url: string, options: CallOptions) => {
+      const session = sessionOf(options, output);
+      const params = parametersOf(CAPTURE_FIELDS, 'url', url, options);
+      if (await submitted(session, 'capture', params, options.async)) return;
+      const file = options.output === '-' ? undefined : options.output;
+      if (file === undefined && session.json) params.response_type ??= 'json';
+      const binary =
+        (params.response_type ?? 'image') === 'image' && params.s3_url !== true && params.s3_url !== '1';
+      if (file === undefined && binary) {
+        if (output.stdoutBytes === undefined || (output.stdoutIsTTY === true && options.output !== '-')) {
+          throw new UsageError(
+            'the answer is an image or PDF, not written to a terminal: use -o FILE, or redirect stdout',
+          );
+        }
+      }
+      if (file !== undefined) await checkWritable(file);
+      const result = await calling(session, 'capture', () => session.client.capture(params as CaptureParams));
+      const bytes =
+        result.kind === 'file'
+          ? result.bytes
+          : new TextEncoder().encode(`${JSON.stringify(result.data, null, 2)}\n`);
+      const contentType = result.kind === 'file' ? result.contentType : 'application/json';
+      if (result.kind === 'file') warn(session, result.warnings);
+      if (file === undefined) {
+        if (result.kind === 'file') output.stdoutBytes?.(bytes);
+        else output.stdout(new TextDecoder().decode(bytes));
+        return;
+      }
+      await writeOutput(file, bytes);
+      output.stderr(`wrote ${bytes.byteLength} bytes (${contentType}) to ${file}\n`);
+      if (session.json) {
+        output.stdout(
+          `${JSON.stringify({ file, bytes: bytes.byteLength, content_type: contentType, cache: result.cache }, null, 2)}\n`,
+        );
+      }
+    });
+}
+
+function contentCommand(output: CliOutput): Command {
+  return callCommand(
+    'content',
+    "a page's Markdown (GET /v1/content); --json for the whole answer: metadata, links, as asked HTML and sitemap",
+    CONTENT_FIELDS,
+    'url',
+  ).action(async (url: string, options: CallOptions) => {
+    const session = sessionOf(options, output);
+    const params = parametersOf(CONTENT_FIELDS, 'url', url, options);
+    // Markdown is what the verb prints; --no-include-markdown leaves it out of the answer.
+    params.include_markdown ??= true;
+    if (await submitted(session, 'content', params, options.async)) return;
+    const { data } = await calling(session, 'content', () => session.client.content(params as ContentParams));
+    if (!session.json) warn(session, data.warnings);
+    print(session, { success: true, data }, () => data.markdown ?? JSON.stringify(data, null, 2));
+  });
+}
+
+/** `--field name=meaning`, given again for each field: custom_response, checked as the server checks it. */
+function customFields(given: readonly string[] | undefined): Record<string, string> | undefined {
+  if (given === undefined) return undefined;
+  const fields: Record<string, string> = {};
+  for (const item of given) {
+    const at = item.indexOf('=');
+    if (at < 1) throw new UsageError(`--field must be name=meaning (got ${JSON.stringify(item)})`);
+    fields[item.slice(0, at)] = item.slice(at + 1);
+  }
+  try {
+    return customFieldsOf(fields);
+  } catch (error) {
+    if (error instanceof WebcapError) throw new UsageError(`--field: ${error.detail ?? error.message}`);
+    throw error;
+  }
+}
+
+function analyzeCommand(output: CliOutput): Command {
+  return callCommand(
+    'analyze',
+    "a page's summary, features, audience and contacts (POST /v1/analyze)",
+    ANALYZE_FIELDS,
+    'url',
+  )
+    .addOption(
+      new Option(
+        '--field <name=meaning>',
+        'an extra field of the answer (custom_response); may be repeated',
+      ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
+    )
+    .action(async (url: string, options: CallOptions) => {
+      const session = sessionOf(options, output);
+      const params = parametersOf(ANALYZE_FIELDS, 'url', url, options);
+      const custom = customFields(options.field);
+      const body = { ...params, ...(custom === undefined ? {} : { custom_response: custom }) };
+      if (await submitted(session, 'analyze', body, options.async)) return;
+      const { data } = await calling(session, 'analyze', () =>
+        session.client.analyze(body as AnalyzeParams<string>),
+      );
+      if (!session.json) warn(session, data.warnings);
+      print(session, { success: true, data }, () =>
+        Object.entries(data)
+          .filter(([name]) => name !== 'warnings')
+          .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : String(value)}`)
+          .join('\n'),
+      );
+    });
+}
+
+function crawlCommand(output: CliOutput): Command {
+  return callCommand(
+    'crawl',
+    "a page's raw response without rendering (GET /v1/website/crawler); --return-page-source prints its HTML",
+    CRAWL_FIELDS,
+    'query',
+  ).action(async (url: string, options: CallOptions) => {
+    const session = sessionOf(options, output);
+    const params = parametersOf(CRAWL_FIELDS, 'query', url, options);
+    if (await submitted(session, 'crawl', params, options.async)) return;
+    const result = await calling(session, 'crawl', () => session.client.crawl(params as CrawlParams));
+    if (result.kind === 'html') {
+      print(session, { html: result.html, target_status: result.targetStatus }, () => result.html);
+      return;
+    }
+    const { data } = result;
+    print(session, { success: true, data }, () =>
+      [
+        `${data.statusCode} ${data.finalUrl}`,
+        ...data.redirects.map((r) => `redirected from ${r.url} (${r.status})`),
+        `content-type: ${data.contentType ?? 'none'}`,
+        `size: ${data.size} bytes`,
+      ].join('\n'),
+    );
+  });
+}
+
+function describeUsage(u: Usage): string {
+  const lines = [
+    `account ${u.account.name} (${u.account.slug}), key ${u.api_key.alias} (${u.api_key.category}${u.api_key.active ? '' : ', inactive'})`,
+    `remaining ${u.remaining}, used ${u.total_used} this period (${u.period.start} to ${u.period.end})`,
+    `subscription ${u.subscription.used}/${u.subscription.total} used`,
+    `credits ${u.credits.consumed}/${u.credits.given} used`,
+  ];
+  if (u.packs !== null) lines.push(`packs ${u.packs.used}/${u.packs.total} used (${u.packs.count} packs)`);
+  const { per_second: perSecond, per_minute: perMinute } = u.rate_limit;
+  if (perSecond !== null || perMinute !== null) {
+    lines.push(`rate limit ${perSecond ?? '-'} per second, ${perMinute ?? '-'} per minute`);
+  }
+  return lines.join('\n');
+}
+
+function usageCommand(output: CliOutput): Command {
+  return addClientOptions(
+    new Command('usage').description("the account's balances, limits and key (GET /v1/usage, free)"),
+  ).action(async (options: ClientOptions) => {
+    const session = sessionOf(options, output);
+    const usage = await calling(session, 'usage', () => session.client.usage());
+    print(session, usage, () => describeUsage(usage));
+  });
+}
+
+const JOB_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+function jobId(raw: string): string {
+  if (!JOB_ID.test(raw))
+    throw new UsageError(`ID must be a job id such as job_… (got ${JSON.stringify(raw)})`);
+  return raw;
+}
+
+/** The longest `jobs wait --timeout`: a day. */
+const MAX_WAIT_SECONDS = 86_400;
+
+function seconds(raw: string): number {
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || value <= 0 || value > MAX_WAIT_SECONDS) {
+    throw new UsageError(
+      `--timeout must be a number of seconds above 0 and at most ${MAX_WAIT_SECONDS} (got ${JSON.stringify(raw)})`,
+    );
+  }
+  return value;
+}
+
+/** `jobs NAME ID`: one job operation, its id checked before anything is sent. */
+function jobCommand(name: string, description: string): Command {
+  return addClientOptions(
+    new Command(name)
+      .description(description)
+      .addArgument(new Argument('<id>', 'the job id (job_…)').argParser(jobId)),
+  );
+}
+
+function jobsCommand(output: CliOutput): Command {
+  const jobs = new Command('jobs').description(
+    'async jobs: their state, cancellation, and waiting for their end',
+  );
+  jobs.addCommand(
+    jobCommand('get', 'the job (GET /jobs/{id}, free)').action(async (id: string, options: ClientOptions) => {
+      const session = sessionOf(options, output);
+      const job = await calling(session, 'job', () => session.client.jobs.get(id));
+      print(session, job, () => describeJob(job));
+    }),
+  );
+  jobs.addCommand(
+    jobCommand('cancel', 'cancel a queued job (DELETE /jobs/{id}); a running one is a 409').action(
+      async (id: string, options: ClientOptions) => {
+        const session = sessionOf(options, output);
+        const job = await calling(session, 'cancel', () => session.client.jobs.cancel(id));
+        print(session, job, () => describeJob(job));
+      },
+    ),
+  );
+  jobs.addCommand(
+    jobCommand(
+      'wait',
+      'poll the job until it completed or failed and print it; a failed job exits as its error',
+    )
+      .option('--timeout <seconds>', 'give up after this long (exit 3)', '300')
+      .action(async (id: string, options: ClientOptions & { timeout: string }) => {
+        const session = sessionOf(options, output);
+        const timeoutMs = seconds(options.timeout) * 1000;
+        const job = await calling(session, `waiting for ${id}`, () =>
+          session.client.jobs.wait(id, { timeoutMs }),
+        );
+        print(session, job, () => describeJob(job));
+        if (job.status === 'failed') {
+          const status = job.error?.status ?? 500;
+          const reason = STATUS_CODES[status] ?? 'Error';
+          throw new CallFailure(
+            `job ${job.job_id} failed: ${status} ${reason}: ${job.error?.error ?? 'no reason given'}`,
+            exitCodeOfStatus(status),
+          );
+        }
+      }),
+  );
+  return jobs;
+}
+
+/** The verbs that call a webcap API as a client (docs/cli.md), each with --server, --key and --json. */
+export function apiCommands(output: CliOutput): Command[] {
+  return [
+    captureCommand(output),
+    contentCommand(output),
+    analyzeCommand(output),
+    crawlCommand(output),
+    usageCommand(output),
+    jobsCommand(output),
+  ];
+}

@@ -1,0 +1,94 @@
+import { STATUS_CODES } from 'node:http';
+import { WebcapError as ApiError, Webcap } from '@webcap/sdk';
+import { type Command, Option } from 'commander';
+import { CallFailure, UsageError } from './cli-errors.js';
+import { EXIT, exitCodeOfStatus } from './exit-codes.js';
+import type { CliOutput } from './program.js';
+import { showProgress } from './progress.js';
+
+/** Where the API verbs call when neither --server nor WEBCAP_URL says: `webcap serve`'s default. */
+export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
+
+/** The options every API verb takes: where, with which key, and JSON output. */
+export function addClientOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--server <url>', `the webcap API (env WEBCAP_URL, default ${DEFAULT_SERVER})`))
+    .addOption(new Option('--key <key>', 'API key (env WEBCAP_API_KEY)'))
+    .addOption(new Option('--json', 'print JSON'));
+}
+
+export interface ClientOptions {
+  readonly server?: string;
+  readonly key?: string;
+  readonly json?: boolean;
+}
+
+/** One API verb's run: its client, the server it talks to, where it writes, and in which form. */
+export interface Session {
+  readonly client: Webcap;
+  readonly server: string;
+  readonly output: CliOutput;
+  readonly json: boolean;
+}
+
+function serverUrl(raw: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`${name} must be an http(s) URL (got ${JSON.stringify(raw)})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${name} must be an http(s) URL (got ${JSON.stringify(raw)})`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * The session of an API verb from its options and the environment (the options win). These verbs
+ * are clients: they read WEBCAP_URL and WEBCAP_API_KEY only, never the service's configuration,
+ * so that they work on a machine that runs no service.
+ */
+export function sessionOf(options: ClientOptions, output: CliOutput): Session {
+  const env = output.env ?? {};
+  const server =
+    options.server !== undefined
+      ? serverUrl(options.server, '--server')
+      : env.WEBCAP_URL
+        ? serverUrl(env.WEBCAP_URL, 'WEBCAP_URL')
+        : DEFAULT_SERVER;
+  const apiKey = options.key ?? (env.WEBCAP_API_KEY || undefined);
+  return { client: new Webcap({ baseUrl: server, apiKey }), server, output, json: options.json === true };
+}
+
+/** The one line a failed call is reported with, and its exit code: the API's own words. */
+function failureOf(error: unknown, server: string): unknown {
+  if (!(error instanceof ApiError)) return error;
+  if (error.kind === 'http' && error.status !== null) {
+    const reason = STATUS_CODES[error.status] ?? 'Error';
+    return new CallFailure(`${error.status} ${reason}: ${error.message}`, exitCodeOfStatus(error.status));
+  }
+  if (error.kind === 'network')
+    return new CallFailure(`cannot reach ${server}: ${error.message}`, EXIT.failed);
+  return new CallFailure(error.message, EXIT.failed);
+}
+
+/**
+ * Runs one call of the SDK with the elapsed time on stderr meanwhile (on a terminal only); an SDK
+ * error becomes a CallFailure carrying the API's message and the exit code of its status.
+ */
+export async function calling<T>(session: Session, label: string, call: () => Promise<T>): Promise<T> {
+  const stop = showProgress(session.output.stderr, session.output.stderrIsTTY === true, label);
+  try {
+    return await call();
+  } catch (error) {
+    throw failureOf(error, session.server);
+  } finally {
+    stop();
+  }
+}
+
+/** Prints `value` as JSON with --json, else the human form. */
+export function print(session: Session, value: unknown, human: () => string): void {
+  session.output.stdout(session.json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+}
