@@ -6,6 +6,7 @@ import { adminCommand, type Write } from './admin.js';
 import { apiCommands } from './api-commands.js';
 import { spellOptions } from './call-options.js';
 import { CallFailure, UsageError } from './cli-errors.js';
+import { doctorCommand } from './doctor.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 
 /** Where the program writes: process.stdout and process.stderr in the process, buffers in tests. */
@@ -60,6 +61,7 @@ export function webcapProgram(config: () => Config, output: CliOutput): Command 
       await worker(config());
     });
   program.addCommand(adminCommand(config, output.stdout));
+  program.addCommand(doctorCommand(config, output.stdout));
   for (const command of apiCommands(output)) program.addCommand(command);
   // Set on each command: commander copies them only to commands made with .command() afterwards,
   // and the admin commands are made apart.

@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type ServerProcess, startServer } from './helpers/cli.js';
+import { tempDir } from './helpers/databases.js';
+
+/*
+ * `webcap doctor` as a process (dist/): it ends on its own whatever it found (nothing it opened
+ * keeps it alive, even what stalled), with fontconfig's own view of the machine's fonts; and a
+ * second `webcap serve` on the port a running one holds is one line on stderr.
+ */
+
+/** A TCP server that accepts connections and never sends a byte. */
+async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let silent: Awaited<ReturnType<typeof silentServer>>;
+beforeAll(async () => {
+  silent = await silentServer();
+});
+afterAll(() => silent.close());
+
+/** The status and name of each line of a human report, in order. */
+function verdicts(stdout: string): string[][] {
+  return stdout
+    .split('\n')
+    .filter((line) => /^(ok|warn|fail) /.test(line))
+    .map((line) => line.split(/ {2,}/).slice(0, 2));
+}
+
+describe('webcap doctor as a process', () => {
+  it('ends by itself with 0 when nothing failed', async () => {
+    const result = await runCli(['doctor'], { WEBCAP_DATA_DIR: tempDir(), PORT: '0' });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(verdicts(result.stdout).every(([status]) => status === 'ok')).toBe(true);
+  });
+
+  it('ends by itself with 1 when PostgreSQL, Redis and S3 never answer', async () => {
+    const stalled = `127.0.0.1:${silent.port}`;
+    const result = await runCli(['doctor', '--timeout-ms', '1000'], {
+      WEBCAP_DATA_DIR: tempDir(),
+      PORT: '0',
+      DATABASE_URL: `postgres://postgres@${stalled}/webcap`,
+      REDIS_URL: `redis://${stalled}`,
+      BLOB_S3_BUCKET: 'bucket',
+      BLOB_S3_ENDPOINT: `http://${stalled}`,
+      BLOB_S3_ACCESS_KEY_ID: 'doctor',
+      BLOB_S3_SECRET_ACCESS_KEY: 'doctor',
+      WEBCAP_SIGNING_SECRET: 'a-signing-secret-of-at-least-32-characters',
+    });
+    // runCli kills a process still running after 60 s, which then exits 1 with no report.
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('webcap: doctor: 3 checks failed\n');
+    const failed = verdicts(result.stdout).filter(([status]) => status === 'fail');
+    expect(failed).toEqual([
+      ['fail', 'database'],
+      ['fail', 'redis'],
+      ['fail', 'blobs'],
+    ]);
+    expect(result.stdout).toContain(`no answer within 1000 ms`);
+  });
+
+  it('fonts fontconfig does not know: failed for Latin, warned for CJK and emoji, each with its package', async () => {
+    const dir = tempDir();
+    const conf = path.join(dir, 'fonts.conf');
+    // A configuration with no font directory: fontconfig finds no font at all.
+    fs.writeFileSync(conf, `<?xml version="1.0"?>\n<fontconfig><cachedir>${dir}</cachedir></fontconfig>\n`);
+    const result = await runCli(['doctor'], { WEBCAP_DATA_DIR: dir, PORT: '0', FONTCONFIG_FILE: conf });
+    expect(result.code).toBe(1);
+    const lines = result.stdout.split('\n');
+    const block = (name: string) => {
+      const at = lines.findIndex((line) => line.split(/ {2,}/)[1] === name);
+      return lines.slice(at, at + 2);
+    };
+    const install = 'or scripts/install-system-deps.sh for everything webcap needs';
+    expect(block('fonts latin')).toEqual([
+      'fail  fonts latin     no font for Latin: such text renders as empty boxes',
+      `  fix: apt-get install fonts-liberation, ${install}`,
+    ]);
+    expect(block('fonts cjk')).toEqual([
+      'warn  fonts cjk       no font for Japanese, Chinese, Korean: such text renders as empty boxes',
+      `  fix: apt-get install fonts-noto-cjk, ${install}`,
+    ]);
+    expect(block('fonts emoji')).toEqual([
+      'warn  fonts emoji     no font for colour emoji: such text renders as empty boxes',
+      `  fix: apt-get install fonts-noto-color-emoji, ${install}`,
+    ]);
+  });
+
+  it('without fontconfig: how to install it', async () => {
+    const result = await runCli(['doctor', '--json'], {
+      WEBCAP_DATA_DIR: tempDir(),
+      PORT: '0',
+      // No fc-list on the way; the doctor's other programs are named by their full path.
+      PATH: tempDir(),
+    });
+    expect(result.code).toBe(1);
+    const { checks } = JSON.parse(result.stdout) as {
+      checks: { name: string; detail: string; fix: string }[];
+    };
+    expect(checks.find((check) => check.name === 'fonts latin')).toEqual({
+      name: 'fonts latin',
+      status: 'fail',
+      detail: 'fc-list not found: fontconfig is not installed',
+      fix: 'apt-get install fontconfig',
+    });
+  });
+});
+
+describe('a port already taken at `webcap serve`', () => {
+  let server: ServerProcess;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    env = { WEBCAP_DATA_DIR: tempDir(), LOG_LEVEL: 'warn' };
+    server = await startServer(env);
+  });
+  afterAll(() => server.stop());
+
+  it('the doctor says a webcap holds it; a second serve says so in one line and exits 2', async () => {
+    const port = new URL(server.url).port;
+    const doctor = await runCli(['doctor', '--json'], { ...env, PORT: port });
+    const { checks } = JSON.parse(doctor.stdout) as {
+      checks: { name: string; status: string; detail: string }[];
+    };
+    expect(checks.find((check) => check.name === 'port')).toMatchObject({
+      status: 'ok',
+      detail: `127.0.0.1:${port} is taken by a running webcap (GET /healthz answers)`,
+    });
+
+    const second = await runCli(['serve'], { ...env, PORT: port, BROWSER_PREWARM: 'false' });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toBe(
+      `webcap: configuration error: PORT must be a free port on 127.0.0.1 (EADDRINUSE) (got "${port}")\n`,
+    );
+  });
+});
