@@ -8,6 +8,7 @@ import { spellOptions } from './call-options.js';
 import { CallFailure, UsageError } from './cli-errors.js';
 import { doctorCommand } from './doctor.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { mcpCommand } from './mcp.js';
 
 /** Where the program writes: process.stdout and process.stderr in the process, buffers in tests. */
 export interface CliOutput {
@@ -63,6 +64,7 @@ export function webcapProgram(config: () => Config, output: CliOutput): Command 
   program.addCommand(adminCommand(config, output.stdout));
   program.addCommand(doctorCommand(config, output.stdout));
   for (const command of apiCommands(output)) program.addCommand(command);
+  program.addCommand(mcpCommand(config, output.env ?? {}));
   // Set on each command: commander copies them only to commands made with .command() afterwards,
   // and the admin commands are made apart.
   for (const command of everyCommand(program)) {
