@@ -75,15 +75,16 @@ export class ApiFailure extends Error {
 
 /**
  * The API parameters a tool's arguments stand for, as the REST endpoint takes them: the tool's
- * own options (async, paging, links) left out, content always with Markdown and cached by
- * default (so that the parts read with `offset` come from one copy), the crawler's page source.
+ * own options (async, paging, links) left out, content always with Markdown and cached for an
+ * hour by default (so that the parts read with `offset` come from one copy), the crawler's page source.
  */
 export const apiParams = {
   capture({ async: _a, ...rest }: CaptureArgs) {
     return { ...rest, response_type: 'json' as const };
   },
   content({ async: _a, max_chars: _m, offset: _o, include_links: _l, cache, ...rest }: ContentArgs) {
-    return { ...rest, include_markdown: true, cache: cache ?? true };
+    // The cache's shortest lifetime: a copy for reading on, not a stale page for a month.
+    return { ...rest, include_markdown: true, cache: cache ?? true, cache_ttl: 3600 };
   },
   analyze({ async: _a, ...rest }: AnalyzeArgs) {
     return rest;
