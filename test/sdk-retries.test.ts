@@ -65,6 +65,19 @@ describe('@webcap/sdk retries', () => {
       ...options,
     });
 
+  it('the client refuses options it cannot use, and a job kind it does not know', async () => {
+    expect(() => new Webcap({ baseUrl: 'ftp://127.0.0.1' })).toThrow(/baseUrl must be an http\(s\) URL/);
+    expect(() => new Webcap({ baseUrl: 'not a url' })).toThrow(/baseUrl/);
+    expect(() => new Webcap({ retries: -1 })).toThrow(/retries/);
+    expect(() => new Webcap({ retries: 1.5 })).toThrow(/retries/);
+    expect(() => new Webcap({ retryMaxDelayMs: Number.NaN })).toThrow(/retryMaxDelayMs/);
+    const submit = client().jobs.submit as (kind: string, params: object) => Promise<unknown>;
+    await expect(submit.call(client().jobs, 'screenshot', {})).rejects.toThrow(
+      /unknown job kind "screenshot"/,
+    );
+    expect(attempts).toHaveLength(0);
+  });
+
   it('a 503 with Retry-After is waited and tried again until the 200', async () => {
     steps = [{ status: 503, headers: { 'retry-after': '1' } }, { status: 200 }];
     expect(await client().usage()).toEqual({ remaining: 7 });

@@ -96,6 +96,14 @@ function ok<T>(answer: Answer<T>): T {
   return answer.data as T;
 }
 
+function isHttpUrl(text: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
 function cacheOf(response: Response): CacheState {
   const value = response.headers.get('x-webcap-cache');
   return value === 'hit' || value === 'miss' ? value : null;
@@ -216,6 +224,9 @@ export class WebcapJobs {
           headers,
           signal,
         });
+      default:
+        // Reached only from untyped callers.
+        return Promise.reject(new RangeError(`unknown job kind ${JSON.stringify(kind)}`));
     }
   }
 
@@ -316,9 +327,19 @@ export class Webcap {
     if (!Number.isInteger(policy.retries) || policy.retries < 0) {
       throw new RangeError('retries must be a whole number, 0 or more');
     }
+    for (const [name, value] of [
+      ['retryBaseDelayMs', policy.baseDelayMs],
+      ['retryMaxDelayMs', policy.maxDelayMs],
+    ] as const) {
+      if (!Number.isFinite(value) || value < 0)
+        throw new RangeError(`${name} must be a number of ms, 0 or more`);
+    }
+    const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
+    if (!isHttpUrl(baseUrl))
+      throw new RangeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
     const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
     this.#api = createClient<paths>({
-      baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+      baseUrl,
       fetch: retryingFetch(baseFetch, policy),
       headers: options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey },
     });
