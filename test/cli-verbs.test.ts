@@ -364,6 +364,10 @@ describe('webcap API verbs', () => {
         stderr: 'webcap: ID must be a job id such as job_… (got "../admin")\n',
       });
       expect(await webcap(['jobs', 'wait', slow.job_id, '--timeout', 'soon'])).toMatchObject({ code: 2 });
+      expect(await webcap(['capture', pageUrl, '--async', '-o', 'shot.png'])).toMatchObject({
+        code: 2,
+        stderr: 'webcap: -o is for the file itself; a job answers JSON: use jobs wait --json\n',
+      });
       expect(await webcap(['content', pageUrl, '--webhook-url', 'http://127.0.0.1/hook'])).toMatchObject({
         code: 2,
         stderr: 'webcap: --webhook-url needs --async\n',

@@ -133,6 +133,9 @@ function captureCommand(output: CliOutput): Command {
     .action(async (url: string, options: CallOptions) => {
       const session = sessionOf(options, output);
       const params = parametersOf(CAPTURE_FIELDS, 'url', url, options);
+      if (options.async === true && options.output !== undefined) {
+        throw new UsageError('-o is for the file itself; a job answers JSON: use jobs wait --json');
+      }
       if (await submitted(session, 'capture', params, options.async)) return;
       const file = options.output === '-' ? undefined : options.output;
       if (file === undefined && session.json) params.response_type ??= 'json';

@@ -24,6 +24,13 @@ function kindOf(schema: JsonSchema): 'flag' | 'list' | 'value' {
   return 'value';
 }
 
+/** What a value option's help shows it takes. */
+function placeholder(schema: JsonSchema): string {
+  if (schema.enum !== undefined) return '<name>';
+  if (schema.type === 'integer' || schema.type === 'number') return '<n>';
+  return '<text>';
+}
+
 /** `full_page` → `full-page`: the spelling options have on the command line. */
 function dashed(name: string): string {
   return name.replaceAll('_', '-');
@@ -64,7 +71,7 @@ export function addFieldOptions(command: Command, fields: Fields, omit: readonly
         ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
       );
     } else {
-      command.addOption(new Option(`${flag} <value>`, describe(json)));
+      command.addOption(new Option(`${flag} ${placeholder(json)}`, describe(json)));
     }
   }
 }
