@@ -77,6 +77,17 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.auth;
 }
 
+/**
+ * The caller a presented key stands for at `now`, or the 401/403 the spec gives: the one check of
+ * a key, for the REST routes, the MCP endpoint and `webcap mcp` alike.
+ */
+export async function callerOfKey(keys: KeyCache, plaintext: string | undefined, now: Date): Promise<Caller> {
+  if (plaintext === undefined || plaintext === '') throw REJECTIONS.unknown;
+  const result = await keys.verify(plaintext, now);
+  if (!result.ok) throw REJECTIONS[result.reason];
+  return { account: result.account, key: result.key };
+}
+
 /** Resolves the request's key to its account, or throws the 401/403 the spec gives. */
 export async function authenticate(
   keys: KeyCache,
@@ -84,9 +95,5 @@ export async function authenticate(
   request: FastifyRequest,
   generation: ApiGeneration,
 ): Promise<AuthContext> {
-  const plaintext = presentedKey(request, generation);
-  if (plaintext === undefined) throw REJECTIONS.unknown;
-  const result = await keys.verify(plaintext, clock());
-  if (!result.ok) throw REJECTIONS[result.reason];
-  return { account: result.account, key: result.key };
+  return callerOfKey(keys, presentedKey(request, generation), clock());
 }

@@ -2,9 +2,9 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Caller } from '../calls/metering.js';
 import { WebcapError } from '../errors.js';
-import { callerOfKey } from '../mcp/caller.js';
 import { InProcessBackend } from '../mcp/in-process.js';
 import { createMcpServer } from '../mcp/server.js';
+import { callerOfKey } from './auth.js';
 import { baseUrlOf } from './call-response.js';
 import type { AppDeps } from './deps.js';
 
