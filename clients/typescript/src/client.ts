@@ -7,13 +7,16 @@ import type {
   AnalyzeParams,
   CacheState,
   CaptureJson,
+  CaptureJsonResult,
   CaptureParams,
   CaptureResult,
   ContentData,
   ContentParams,
   CrawlData,
+  CrawlJson,
   CrawlParams,
   CrawlResult,
+  CrawlSource,
   JobAccepted,
   JobKind,
   JobParams,
@@ -355,6 +358,11 @@ export class Webcap {
   }
 
   /** `GET /v1/capture`: the image or PDF bytes, or the JSON answer (`response_type=json|base64`, `s3_url`). */
+  capture(
+    params: CaptureParams & { response_type: 'json' | 'base64' },
+    options?: CallOptions,
+  ): Promise<CaptureJsonResult>;
+  capture(params: CaptureParams, options?: CallOptions): Promise<CaptureResult>;
   async capture(params: CaptureParams, options: CallOptions = {}): Promise<CaptureResult> {
     return captureResult(
       await this.#api.GET('/v1/capture', {
@@ -388,6 +396,9 @@ export class Webcap {
   }
 
   /** `GET /v1/website/crawler`: JSON about the raw response, or its HTML with `return_page_source`. */
+  crawl(params: CrawlParams & { return_page_source: true }, options?: CallOptions): Promise<CrawlSource>;
+  crawl(params: CrawlParams & { return_page_source?: false }, options?: CallOptions): Promise<CrawlJson>;
+  crawl(params: CrawlParams, options?: CallOptions): Promise<CrawlResult>;
   async crawl(params: CrawlParams, options: CallOptions = {}): Promise<CrawlResult> {
     const answer = await this.#api.GET('/v1/website/crawler', {
       params: { query: params },

@@ -33,18 +33,24 @@ export type CacheState = 'hit' | 'miss' | null;
 export type CaptureParams = Omit<Query<'/v1/capture', 'get'>, AsyncFields>;
 /** The JSON answer of a capture (`response_type=json|base64`, or `s3_url=true`). */
 export type CaptureJson = Ok<'/v1/capture', 'get'>;
+/** A capture answered as the file itself. */
+export interface CaptureFile {
+  readonly kind: 'file';
+  readonly bytes: Uint8Array;
+  /** `image/png`, `image/jpeg`, `image/webp` or `application/pdf`. */
+  readonly contentType: string;
+  readonly cache: CacheState;
+  /** Set when the page was captured before it finished loading (`x-webcap-warning`). */
+  readonly warnings: readonly string[];
+}
+/** A capture answered as JSON (`response_type=json|base64`, or `s3_url=true`). */
+export interface CaptureJsonResult {
+  readonly kind: 'json';
+  readonly data: CaptureJson;
+  readonly cache: CacheState;
+}
 /** A capture: the file itself, or its JSON description when the parameters ask for JSON. */
-export type CaptureResult =
-  | {
-      readonly kind: 'file';
-      readonly bytes: Uint8Array;
-      /** `image/png`, `image/jpeg`, `image/webp` or `application/pdf`. */
-      readonly contentType: string;
-      readonly cache: CacheState;
-      /** Set when the page was captured before it finished loading (`x-webcap-warning`). */
-      readonly warnings: readonly string[];
-    }
-  | { readonly kind: 'json'; readonly data: CaptureJson; readonly cache: CacheState };
+export type CaptureResult = CaptureFile | CaptureJsonResult;
 
 /** Parameters of `GET /v1/content`. */
 export type ContentParams = Omit<Query<'/v1/content', 'get'>, AsyncFields>;
@@ -65,15 +71,20 @@ export type Analysis<Field extends string = never> = AnalysisData & { readonly [
 export type CrawlParams = Omit<Query<'/v1/website/crawler', 'get'>, AsyncFields>;
 /** The `data` of the crawler's JSON answer. */
 export type CrawlData = Ok<'/v1/website/crawler', 'get'>['data'];
+/** The crawler's JSON answer: about the response, without its body. */
+export interface CrawlJson {
+  readonly kind: 'json';
+  readonly data: CrawlData;
+}
+/** The crawler's answer with `return_page_source`: the page source itself. */
+export interface CrawlSource {
+  readonly kind: 'html';
+  readonly html: string;
+  /** The target's HTTP status (`x-webcap-target-status`). */
+  readonly targetStatus: number | null;
+}
 /** The crawler's answer: JSON about the response, or the page source with `return_page_source`. */
-export type CrawlResult =
-  | { readonly kind: 'json'; readonly data: CrawlData }
-  | {
-      readonly kind: 'html';
-      readonly html: string;
-      /** The target's HTTP status (`x-webcap-target-status`). */
-      readonly targetStatus: number | null;
-    };
+export type CrawlResult = CrawlJson | CrawlSource;
 
 /** The account's usage record (`GET /v1/usage`). */
 export type Usage = Ok<'/v1/usage', 'get'>;
