@@ -54,6 +54,9 @@ export interface Runtime {
   readonly jobs: Jobs;
   /** What billable calls run with; the HTTP routes and the job worker share it. */
   readonly calls: CallDeps;
+  /** Verifies presented keys (the HTTP auth and `webcap mcp` alike). */
+  readonly keys: KeyCache;
+  readonly requestLog: RequestLog;
   /** Launches the browser and loads the ad blocker now rather than on the first call that needs them. */
   warmUp(): Promise<void>;
   /**
@@ -122,6 +125,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         pool: engines.pool,
         jobs,
         calls,
+        keys: stores.keys,
+        requestLog: stores.requestLog,
         warmUp: engines.warmUp,
         close: () => closers.close(),
       };

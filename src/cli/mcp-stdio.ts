@@ -1,17 +1,15 @@
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Webcap } from '@webcap/sdk';
-import { KeyCache } from '../billing/key-cache.js';
 import type { Config } from '../config.js';
 import { errorResponse, WebcapError } from '../errors.js';
 import { callerOfKey } from '../http/auth.js';
 import { createLogger } from '../logging.js';
-import { createRuntime } from '../main.js';
+import { createRuntime, type Runtime } from '../main.js';
 import type { Backend } from '../mcp/backend.js';
 import { InProcessBackend } from '../mcp/in-process.js';
 import { RemoteBackend } from '../mcp/remote.js';
 import { createMcpServer } from '../mcp/server.js';
-import { RequestLog } from '../stats/request-log.js';
 
 export interface McpOptions {
   readonly server?: string;
@@ -21,9 +19,6 @@ export interface McpOptions {
 const NO_KEY =
   'needs an API key (--key or WEBCAP_API_KEY). Without --server it bills a key of the local database: ' +
   'create one with `webcap admin accounts create --name NAME --slug SLUG` and `webcap admin keys create --account SLUG`';
-
-/** How one thing opened for the command closes; they run latest first. */
-type Closer = () => Promise<void> | void;
 
 /**
  * Serves MCP on stdin/stdout until stdin ends or a signal comes. With a server, the tools call
@@ -40,9 +35,9 @@ export async function serveStdio(
   const server = options.server ?? (env.WEBCAP_URL || undefined);
   const key = options.key ?? (env.WEBCAP_API_KEY || undefined);
   if (key === undefined) fail(`webcap mcp ${NO_KEY}`);
-  const closers: Closer[] = [];
   let backend: Backend;
   let logger = createLogger('info', process.stderr);
+  let runtime: Runtime | null = null;
   if (server !== undefined) {
     if (!/^https?:\/\/[^/]/.test(server))
       fail(`webcap mcp: --server must be an http(s) URL (got ${JSON.stringify(server)})`);
@@ -50,24 +45,26 @@ export async function serveStdio(
   } else {
     const cfg = config();
     logger = createLogger(cfg.logLevel, process.stderr);
-    const runtime = await createRuntime(cfg, { logger });
-    closers.push(() => runtime.close());
-    const keys = new KeyCache(runtime.store.db, cfg.keyCacheTtlMs);
-    closers.push(() => keys.close());
-    const requestLog = new RequestLog(runtime.store.db, logger, cfg.requestLogFlushIntervalMs);
-    closers.push(() => requestLog.close());
-    const clock = runtime.calls.metering.clock;
+    const local = await createRuntime(cfg, { logger });
+    runtime = local;
+    const clock = local.calls.metering.clock;
     // Checked now, so that a wrong key is said at start rather than at each tool call.
     try {
-      await callerOfKey(keys, key, clock());
+      await callerOfKey(local.keys, key, clock());
     } catch (error) {
-      for (const close of closers.reverse()) await close();
+      await local.close();
       const why = error instanceof WebcapError ? errorResponse(error).body.error : String(error);
       fail(`webcap mcp: ${why}; it ${NO_KEY}`);
     }
     backend = new InProcessBackend(
-      { calls: runtime.calls, jobs: runtime.jobs, db: runtime.store.db, requestLog, metrics: null },
-      () => callerOfKey(keys, key, clock()),
+      {
+        calls: local.calls,
+        jobs: local.jobs,
+        db: local.store.db,
+        requestLog: local.requestLog,
+        metrics: null,
+      },
+      () => callerOfKey(local.keys, key, clock()),
       cfg.publicBaseUrl === null
         ? { dir: path.join(cfg.dataDir, 'captures') }
         : { baseUrl: cfg.publicBaseUrl },
@@ -78,11 +75,7 @@ export async function serveStdio(
   const close = () => {
     closing ??= (async () => {
       await mcp.close().catch(() => undefined);
-      for (const closeOne of closers.reverse()) {
-        await Promise.resolve(closeOne()).catch((error: unknown) =>
-          logger.error({ err: error }, 'closing failed'),
-        );
-      }
+      await runtime?.close().catch((error: unknown) => logger.error({ err: error }, 'closing failed'));
       process.exit(0);
     })();
     return closing;
