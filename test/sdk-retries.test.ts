@@ -31,13 +31,16 @@ describe('@webcap/sdk retries', () => {
   let scripted: TestServer;
   /** The answers to the next attempts, in order; past the end, the last one again. */
   let steps: Step[] = [];
-  const attempts: { url: string; idempotencyKey: string | undefined }[] = [];
+  const attempts: { url: string; idempotencyKey: string | undefined; body: string }[] = [];
 
   beforeAll(async () => {
-    scripted = await startServer((req, res) => {
+    scripted = await startServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
       attempts.push({
         url: req.url ?? '',
         idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        body: Buffer.concat(chunks).toString('utf8'),
       });
       const step = steps.length > 1 ? steps.shift() : steps[0];
       if (step === undefined || step === 'reset') {
@@ -188,6 +191,28 @@ describe('@webcap/sdk retries', () => {
     await client().jobs.submit('crawl', { query: 'https://example.com/' }, { idempotencyKey: 'mine-1' });
     expect(attempts[0]?.idempotencyKey).not.toBe(first?.idempotencyKey);
     expect(attempts[1]?.idempotencyKey).toBe('mine-1');
+  });
+
+  it('a retried POST is sent again whole', async () => {
+    steps = [
+      { status: 503, headers: { 'retry-after': '0' } },
+      {
+        status: 202,
+        body: JSON.stringify({ success: true, job_id: 'job_3', status: 'queued', status_url: '/jobs/job_3' }),
+      },
+    ];
+    await client().jobs.submit('analyze', {
+      url: 'https://example.com/',
+      custom_response: { price: 'the price' },
+    });
+    expect(attempts).toHaveLength(2);
+    expect(JSON.parse(attempts[0]?.body ?? '')).toEqual({
+      url: 'https://example.com/',
+      custom_response: { price: 'the price' },
+      is_async: true,
+    });
+    expect(attempts[1]?.body).toBe(attempts[0]?.body);
+    expect(attempts[1]?.idempotencyKey).toBe(attempts[0]?.idempotencyKey);
   });
 
   describe('against the service, through a proxy that loses the first answer', () => {
