@@ -10,7 +10,7 @@ import pg from 'pg';
 import { DEFAULT_CHROMIUM_PATH } from '../browser/chromium-args.js';
 import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Closers } from '../lifecycle.js';
+import { Closers } from '../lifecycle.js';
 import { S3BlobStore } from '../store/blobs-s3.js';
 import { migrationProvider } from '../store/migrations.js';
 
@@ -30,7 +30,10 @@ export interface CheckContext {
   readonly closers: Closers;
 }
 
-/** A check of the machine or of a configured service; `run` must not change what it looks at. */
+/**
+ * A check of the machine or of a configured service. `run` changes nothing it looks at (it never
+ * migrates or creates); the one write is the S3 probe object, deleted at once.
+ */
 export interface Check {
   readonly name: string;
   run(context: CheckContext): Promise<CheckResult>;
@@ -50,6 +53,9 @@ const fail = (name: string, detail: string, fix: string): CheckResult => ({
   fix,
 });
 
+/** Past a check's own bound, the time it has to report, and then to close what it opened. */
+const GRACE_MS = 1000;
+
 const INSTALL_DEPS = 'or scripts/install-system-deps.sh for everything webcap needs';
 
 function errorCode(error: unknown): string | undefined {
@@ -61,22 +67,31 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A URL as it may be printed: without its password. */
-export function redactUrl(url: string): string {
+/** A URL as it may be printed: as given, but for its password. */
+function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
+    if (parsed.password === '') return url;
+    parsed.password = '***';
     return parsed.toString();
   } catch {
     return '(unparsable URL)';
   }
 }
 
-/** The promise's value, or a rejection once `timeoutMs` has passed without one. */
+/** What `within` rejects with when its time is up. */
+class NoAnswer extends Error {
+  constructor(timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+    this.name = 'NoAnswer';
+  }
+}
+
+/** The promise's value, or a NoAnswer once `timeoutMs` has passed without one. */
 async function within<T>(timeoutMs: number, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(new NoAnswer(timeoutMs)), timeoutMs);
   });
   try {
     return await Promise.race([promise, deadline]);
@@ -238,8 +253,9 @@ function fontCheck(need: FontNeed): Check {
         else covered.push(what);
         for (const family of found) families.add(family);
       }
-      if (missing.length === 0)
+      if (missing.length === 0) {
         return ok(need.name, `${covered.join(', ')} (${[...families].slice(0, 3).join(', ')})`);
+      }
       const detail = `no font for ${missing.join(', ')}: such text renders as empty boxes`;
       return need.missing === 'fail' ? fail(need.name, detail, need.fix) : warn(need.name, detail, need.fix);
     },
@@ -468,7 +484,7 @@ function redisCheck(url: string | null): Check {
             'put the user and password in REDIS_URL (redis://user:password@host:port)',
           );
         }
-        if (/timeout|timed out|no answer/i.test(message)) {
+        if (error instanceof NoAnswer || /timeout|timed out/i.test(message)) {
           return fail(
             name,
             `${where}: no answer within ${timeoutMs} ms`,
@@ -494,7 +510,7 @@ function redisCheck(url: string | null): Check {
         return warn(
           name,
           `${where}: Redis ${version} evicts keys under memory pressure (maxmemory-policy ${policy}): queued jobs could vanish`,
-          'redis-cli config set maxmemory-policy noeviction (and set it in redis.conf)',
+          'redis-cli -u "$REDIS_URL" config set maxmemory-policy noeviction, and set it in redis.conf',
         );
       }
       return ok(name, `${where}: Redis ${version}`);
@@ -564,11 +580,14 @@ function blobsCheck(config: Config): Check {
     async run({ timeoutMs, closers }) {
       if (blobs.kind === 'fs') {
         const why = await writableOrCreatable(blobs.dir);
-        if (why !== null)
+        if (why !== null) {
           return fail(name, why, 'set WEBCAP_DATA_DIR to a directory this user may write in, or chown it');
+        }
         return ok(name, `local directory ${blobs.dir} is writable`);
       }
-      const where = `bucket ${blobs.bucket}${blobs.prefix === '' ? '' : ` (prefix ${blobs.prefix})`} at ${blobs.endpoint ?? `AWS ${blobs.region}`}`;
+      const at = blobs.endpoint === null ? `AWS ${blobs.region}` : redactUrl(blobs.endpoint);
+      const prefix = blobs.prefix === '' ? '' : ` (prefix ${blobs.prefix})`;
+      const where = `bucket ${blobs.bucket}${prefix} at ${at}`;
       // One attempt each, within the doctor's bound: a stalled bucket is a failed check, not a wait.
       const store = new S3BlobStore({ ...blobs, timeoutMs, maxAttempts: 1 }, systemClock);
       closers.add('s3', () => store.close());
@@ -757,4 +776,36 @@ export function configuredChecks(config: Config): Check[] {
     ...tokenChecks(config),
     portCheck(config),
   ];
+}
+
+/**
+ * Runs one check within its bound (plus a grace to report): a check that has not answered by then
+ * fails. What it opened is closed either way (a close that hangs is let go after the grace), so
+ * that nothing it left open keeps the process alive.
+ */
+async function runCheck(check: Check, timeoutMs: number): Promise<CheckResult> {
+  const closers = new Closers();
+  try {
+    return await within(timeoutMs + GRACE_MS, check.run({ timeoutMs, closers })).catch(
+      (error: unknown): CheckResult =>
+        error instanceof NoAnswer
+          ? fail(
+              check.name,
+              `no verdict within ${timeoutMs} ms`,
+              'see why it stalls; --timeout-ms gives every check longer',
+            )
+          : fail(
+              check.name,
+              `the check itself failed: ${messageOf(error)}`,
+              'report it as a bug of webcap doctor, with this line',
+            ),
+    );
+  } finally {
+    await within(GRACE_MS, closers.close()).catch(() => undefined);
+  }
+}
+
+/** Runs the checks side by side, each within `timeoutMs`; their verdicts in the checks' order. */
+export function runChecks(checks: readonly Check[], timeoutMs: number): Promise<CheckResult[]> {
+  return Promise.all(checks.map((check) => runCheck(check, timeoutMs)));
 }

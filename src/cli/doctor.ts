@@ -1,6 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { type Config, ConfigError } from '../config.js';
-import { Closers } from '../lifecycle.js';
 import type { Write } from './admin.js';
 import { CallFailure } from './cli-errors.js';
 import type { Check, CheckResult } from './doctor-checks.js';
@@ -8,8 +7,6 @@ import { EXIT } from './exit-codes.js';
 
 const DEFAULT_TIMEOUT_MS = 5000;
 const MAX_TIMEOUT_MS = 600_000;
-/** Past a check's own bound, the time it has to report before it is cut off and failed. */
-const GRACE_MS = 1000;
 
 function timeout(raw: string): number {
   const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
@@ -17,45 +14,6 @@ function timeout(raw: string): number {
     throw new InvalidArgumentError(`expected an integer from 100 to ${MAX_TIMEOUT_MS}`);
   }
   return n;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * Runs one check within its bound (plus a grace to report): a check that has not answered by then
- * fails. What it opened is closed either way, so that nothing it left open keeps the process alive.
- */
-async function runCheck(check: Check, timeoutMs: number): Promise<CheckResult> {
-  const closers = new Closers();
-  let timer: NodeJS.Timeout | undefined;
-  const cutOff = new Promise<CheckResult>((resolve) => {
-    timer = setTimeout(
-      () =>
-        resolve({
-          name: check.name,
-          status: 'fail',
-          detail: `no verdict within ${timeoutMs} ms`,
-          fix: 'see why it stalls; --timeout-ms gives every check longer',
-        }),
-      timeoutMs + GRACE_MS,
-    );
-  });
-  const verdict = check.run({ timeoutMs, closers }).catch(
-    (error: unknown): CheckResult => ({
-      name: check.name,
-      status: 'fail',
-      detail: `the check itself failed: ${messageOf(error)}`,
-      fix: 'report it as a bug of webcap doctor, with this line',
-    }),
-  );
-  try {
-    return await Promise.race([verdict, cutOff]);
-  } finally {
-    clearTimeout(timer);
-    await closers.close().catch(() => undefined);
-  }
 }
 
 function configFailure(error: ConfigError): CheckResult {
@@ -68,7 +26,7 @@ function configFailure(error: ConfigError): CheckResult {
 }
 
 /** The report: `ok|warn|fail  name  detail`, a `  fix:` line under each miss. */
-export function formatReport(results: readonly CheckResult[]): string {
+function formatReport(results: readonly CheckResult[]): string {
   const width = Math.max(...results.map((result) => result.name.length));
   return results
     .map((result) => {
@@ -94,7 +52,7 @@ export function doctorCommand(config: () => Config, stdout: Write): Command {
     .option('--timeout-ms <ms>', 'bound of each check', timeout, DEFAULT_TIMEOUT_MS)
     .action(async (opts: { json?: boolean; timeoutMs: number }) => {
       // Loaded only here: the checks bring the database, Redis and S3 clients.
-      const { configuredChecks, machineChecks } = await import('./doctor-checks.js');
+      const { configuredChecks, machineChecks, runChecks } = await import('./doctor-checks.js');
       let checks: Check[];
       let configError: ConfigError | null = null;
       try {
@@ -104,7 +62,7 @@ export function doctorCommand(config: () => Config, stdout: Write): Command {
         configError = error;
         checks = machineChecks();
       }
-      const results = await Promise.all(checks.map((check) => runCheck(check, opts.timeoutMs)));
+      const results = await runChecks(checks, opts.timeoutMs);
       const report: CheckResult[] = [
         configError === null
           ? { name: 'config', status: 'ok', detail: 'the environment parses', fix: null }
@@ -115,7 +73,8 @@ export function doctorCommand(config: () => Config, stdout: Write): Command {
       // runWebcap reports these on stderr, as every command's, and exits 2 and 1.
       if (configError !== null) throw configError;
       const failed = report.filter((result) => result.status === 'fail').length;
-      if (failed > 0)
+      if (failed > 0) {
         throw new CallFailure(`doctor: ${failed} check${failed === 1 ? '' : 's'} failed`, EXIT.refused);
+      }
     });
 }
