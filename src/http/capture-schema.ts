@@ -3,7 +3,7 @@ import { DEVICE_NAMES } from '../browser/devices.js';
 import type { Delivery } from '../calls/capture.js';
 import type { CaptureFormat, CaptureParams } from '../engines/capture/params.js';
 import { invalidParam } from '../errors.js';
-import { cacheOf, pageFields, pageParamsOf, type WaitUntilInput } from './page-schema.js';
+import { cacheOf, pageFields, pageParamsOf, type WaitUntilInput, WaitUntilList } from './page-schema.js';
 import { asyncFields, Flag, flag } from './schemas.js';
 
 /** The capture parameters both /v1/capture and the legacy /capture take (spec, GET /v1/capture). */
@@ -38,6 +38,16 @@ export const captureFields = {
   storage_endpoint: Type.Optional(Type.String({ maxLength: 2048 })),
   response_type: Type.Optional(Type.Enum(['image', 'json', 'base64'], { default: 'image' })),
   ...asyncFields,
+};
+
+/** What GET /v1/capture adds to the shared fields: full_page_scroll, image_quality as text, wait_until one value or several. */
+export const v1CaptureFields = {
+  ...captureFields,
+  full_page_scroll: Type.Optional(Flag),
+  image_quality: Type.Optional(
+    Type.String({ maxLength: 3, pattern: '^(100|[1-9][0-9]?)$', description: '1-100, default 80' }),
+  ),
+  wait_until: Type.Optional(WaitUntilList),
 };
 
 /**

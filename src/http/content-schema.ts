@@ -1,7 +1,7 @@
 import { type Static, type TObject, Type } from 'typebox';
 import type { ContentParams } from '../engines/content/params.js';
 import { invalidParam } from '../errors.js';
-import { cacheOf, pageFields, pageParamsOf, type WaitUntilInput } from './page-schema.js';
+import { cacheOf, pageFields, pageParamsOf, type WaitUntilInput, WaitUntilList } from './page-schema.js';
 import { asyncFields, Flag, flag } from './schemas.js';
 
 /** The content parameters both /v1/content and the legacy /content take (spec, GET /v1/content). */
@@ -14,6 +14,9 @@ export const contentFields = {
   sitemap: Type.Optional(Flag),
   ...asyncFields,
 };
+
+/** GET /v1/content: the shared fields, wait_until one value or several. */
+export const v1ContentFields = { ...contentFields, wait_until: Type.Optional(WaitUntilList) };
 
 /** The content parameters only the legacy /content takes: selector, cookie banners and the viewport. */
 export const legacyContentFields = {

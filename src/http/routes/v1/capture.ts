@@ -1,24 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { answerCall, baseUrlOf } from '../../call-response.js';
-import { captureFields, captureRequest } from '../../capture-schema.js';
+import { captureRequest, v1CaptureFields } from '../../capture-schema.js';
 import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
-import { WaitUntilList } from '../../page-schema.js';
 import { CaptureSuccess, JobAcceptedBody } from '../../responses/calls.js';
 import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
-import { Flag } from '../../schemas.js';
 
-/** GET /v1/capture: image_quality as text, wait_until one value or several. */
 const V1CaptureQuery = Type.Object(
   {
-    ...captureFields,
+    ...v1CaptureFields,
     x_api_key: Type.Optional(Type.String({ maxLength: 256 })),
-    full_page_scroll: Type.Optional(Flag),
-    image_quality: Type.Optional(
-      Type.String({ maxLength: 3, pattern: '^(100|[1-9][0-9]?)$', description: '1-100, default 80' }),
-    ),
-    wait_until: Type.Optional(WaitUntilList),
   },
   { additionalProperties: false },
 );

@@ -1,19 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { answerCall } from '../../call-response.js';
-import { contentFields, contentRequest } from '../../content-schema.js';
+import { contentRequest, v1ContentFields } from '../../content-schema.js';
 import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
-import { WaitUntilList } from '../../page-schema.js';
 import { ContentBody, JobAcceptedBody } from '../../responses/calls.js';
 import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
 
-/** GET /v1/content: wait_until one value or several. */
 const V1ContentQuery = Type.Object(
   {
-    ...contentFields,
+    ...v1ContentFields,
     x_api_key: Type.Optional(Type.String({ maxLength: 256 })),
-    wait_until: Type.Optional(WaitUntilList),
   },
   { additionalProperties: false },
 );

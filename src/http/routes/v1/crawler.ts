@@ -1,19 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { answerCall } from '../../call-response.js';
+import { crawlerFields } from '../../crawler-schema.js';
 import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { CrawlerSuccess, JobAcceptedBody } from '../../responses/calls.js';
 import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
-import { asyncFields, Flag, flag } from '../../schemas.js';
+import { flag } from '../../schemas.js';
 
 const CrawlerQuery = Type.Object(
   {
-    query: Type.String({ minLength: 1, maxLength: 8192, description: 'page URL, http or https' }),
-    allow_redirects: Type.Optional(Flag),
-    return_page_source: Type.Optional(Flag),
+    ...crawlerFields,
     x_api_key: Type.Optional(Type.String({ maxLength: 256 })),
-    ...asyncFields,
   },
   { additionalProperties: false },
 );
