@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -24,6 +25,7 @@ import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.j
 const ADMIN = 'scale-out-admin-token-0000';
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const BUCKET = 'scale-out';
+const METRICS = 'scale-out-metrics-token-0000';
 
 let site: TestServer;
 const hits = new Map<string, number>();
@@ -99,6 +101,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
   const base = processSetup('postgres', ADMIN, {
     REDIS_URL: TEST_REDIS_URL,
     JOB_QUEUE_NAME: queueName,
+    METRICS_TOKEN: METRICS,
     WEBCAP_SIGNING_SECRET: 'scale-out-signing-secret-0123456789abcdef',
     BLOB_S3_BUCKET: BUCKET,
     BLOB_S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
@@ -163,8 +166,19 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
     return server;
   }
 
+  /** Whichever node is up: the other one may be dead or restarting. */
+  async function toLiveNode(path: string, init: RequestInit = {}): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fetch(`${node(attempt % 2).url}${path}`, init);
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
+    }
+  }
+
   async function admin(method: string, path: string, body?: object): Promise<unknown> {
-    const res = await fetch(`${node(0).url}/admin/v1${path}`, {
+    const res = await toLiveNode(`/admin/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${ADMIN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
@@ -245,7 +259,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
   }
 
   async function usage(key: string) {
-    const res = await fetch(`${node(1).url}/v1/usage`, { headers: { 'x-api-key': key } });
+    const res = await toLiveNode('/v1/usage', { headers: { 'x-api-key': key } });
     return (await res.json()) as { total_used: number; remaining: number };
   }
 
@@ -482,4 +496,88 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
       expect(pngSize(hosted.file.body)).toEqual({ width: 500, height: 300 });
     });
   });
+
+  /** SIGKILL, resolved once the process is gone (its port free again). */
+  function kill(child: ChildProcess): Promise<void> {
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGKILL');
+    return child.exitCode === null && child.signalCode === null ? exited : Promise.resolve();
+  }
+
+  it("a killed API node's in-flight synchronous calls are never billed: usage after = before + completed", async () => {
+    const key = await account('inflight', { monthly_quota: 10 });
+    const before = hanging.length;
+    const inFlight = [0, 1, 2].map((i) => crawl(0, key, `/hang/${i}`).catch((error: unknown) => error));
+    await until(
+      async () => hanging.length,
+      (n) => n === before + 3,
+    );
+    const done = await Promise.all([crawl(1, key, '/page/inflight/1'), crawl(0, key, '/page/inflight/2')]);
+    expect(done.map((a) => a.status)).toEqual([200, 200]);
+    // Three units held by the calls on node 0, two committed.
+    expect(await ledger('inflight')).toEqual({
+      committed: { subscription: 2, pack: 0, credit: 0 },
+      reserved: 3,
+      released: 0,
+    });
+    const port = new URL(node(0).url).port;
+    await kill(node(0).child);
+    for (const outcome of await Promise.all(inFlight)) expect(outcome).toBeInstanceOf(TypeError);
+    // Node 1's and the workers' sweeps release them once their hold has passed.
+    expect(
+      await until(
+        () => ledger('inflight'),
+        (totals) => totals.reserved === 0,
+        30_000,
+      ),
+    ).toEqual({ committed: { subscription: 2, pack: 0, credit: 0 }, reserved: 0, released: 3 });
+    expect(await usage(key)).toMatchObject({ total_used: 2, remaining: 8 });
+    api[0] = await startServer(apiEnv(port));
+    expect((await crawl(0, key, '/page/inflight/3')).status).toBe(200);
+    expect(await usage(key)).toMatchObject({ total_used: 3, remaining: 7 });
+  }, 90_000);
+
+  it("a killed worker's job is taken over by the other worker and completed once, billed once", async () => {
+    const key = await account('takeover', { monthly_quota: 10 });
+    const completedBy = async (worker: WorkerProcess) => {
+      const res = await fetch(`${worker.url}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } });
+      const line = (await res.text())
+        .split('\n')
+        .find((l) => l.startsWith('webcap_jobs_total{engine="website-crawler",outcome="completed"}'));
+      return Number(line?.split(' ')[1] ?? 0);
+    };
+    const [dying, surviving] = workers as [WorkerProcess, WorkerProcess];
+    const survivorBefore = await completedBy(surviving);
+    // One job at a time per worker: the two held jobs are on the two workers.
+    const jobs = [await submit(0, key, '/hold/a'), await submit(1, key, '/hold/b')] as Job[];
+    await until(
+      async () => held.size,
+      (n) => n === 2,
+    );
+    expect((await jobRows(jobs.map((j) => j.id))).map((r) => r.status)).toEqual(['running', 'running']);
+    await kill(dying.child);
+    // The survivor's page answers; the dead worker's connection is gone with it.
+    for (const [path, res] of held) {
+      held.delete(path);
+      if (!res.destroyed) answer(res, path);
+    }
+    await Promise.all(jobs.map((job) => settle(key, job)));
+    for (const job of jobs) {
+      expect(job.record?.status).toBe('completed');
+      expect(job.record?.result).toMatchObject({ success: true, data: { statusCode: 200 } });
+    }
+    // The dead worker's job ran twice (its page asked twice) and completed once, on the survivor.
+    const rows = await jobRows(jobs.map((j) => j.id));
+    expect(rows.map((r) => r.attempts).sort()).toEqual([1, 2]);
+    for (const job of jobs) {
+      expect(hits.get(job.path), job.path).toBe(rows.find((r) => r.id === job.id)?.attempts);
+    }
+    expect((await completedBy(surviving)) - survivorBefore).toBe(2);
+    expect(await ledger('takeover')).toEqual({
+      committed: { subscription: 2, pack: 0, credit: 0 },
+      reserved: 0,
+      released: 0,
+    });
+    workers[0] = await startWorker(workerEnv());
+  }, 90_000);
 });
