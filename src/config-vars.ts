@@ -96,6 +96,28 @@ export const CONFIG_VARS = [
     description: "port of `webcap worker`'s `/healthz`, `/readyz` and `/metrics` (0: any free port)",
   },
   {
+    name: 'SHUTDOWN_DRAIN_DELAY_MS',
+    group: 'service',
+    type: 'integer',
+    min: 0,
+    max: 600_000,
+    default: 0,
+    unit: 'ms',
+    description:
+      'on SIGTERM, how long `/readyz` answers 503 while every request is still served, before the listener closes: long enough for a load balancer or Kubernetes to stop sending (e.g. `5000` behind one; docs/drain.md)',
+  },
+  {
+    name: 'SHUTDOWN_GRACE_MS',
+    group: 'service',
+    type: 'integer',
+    min: 0,
+    max: 3_600_000,
+    default: 30_000,
+    unit: 'ms',
+    description:
+      "after the listener closed, how long calls in flight may take to finish; those still running then are ended unbilled. Kubernetes' `terminationGracePeriodSeconds` must exceed the drain delay plus this",
+  },
+  {
     name: 'LOG_LEVEL',
     group: 'service',
     type: 'choice',
@@ -883,7 +905,7 @@ export const CONFIG_VARS = [
     default: 10_000,
     unit: 'ms',
     description:
-      'on SIGTERM, how long a process waits for its running jobs; those still running then are let go (in-process: failed unbilled at the next start; BullMQ: taken over by another worker)',
+      'on SIGTERM, how long a process waits for its running jobs; those still running then are handed back to the queue, their unit still held (BullMQ: another worker runs them at once; in-process: the next start), billed once by the run that completes them',
   },
   {
     name: 'WEBHOOK_TIMEOUT_MS',

@@ -57,6 +57,10 @@ export interface Config {
   readonly headersTimeoutMs: number;
   /** Open connections one peer address may hold; 0: no cap (behind a reverse proxy, keep it so). */
   readonly maxConnectionsPerClient: number;
+  /** On SIGTERM: /readyz answers 503 this long, every request still served, before the listener closes. */
+  readonly shutdownDrainDelayMs: number;
+  /** Then: how long calls in flight may take to finish; those still running are ended unbilled. */
+  readonly shutdownGraceMs: number;
   /** Base URL the service is reached at from outside, for links it hands out; null derives it per request. */
   readonly publicBaseUrl: string | null;
   /** Redis for the shared rate-limit store; null keeps limits in process memory. */
@@ -405,6 +409,8 @@ export function loadConfig(env: Env): Config {
     requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: v.HEADERS_TIMEOUT_MS,
     maxConnectionsPerClient: v.MAX_CONNECTIONS_PER_CLIENT,
+    shutdownDrainDelayMs: v.SHUTDOWN_DRAIN_DELAY_MS,
+    shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
     publicBaseUrl: v.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? null,
     redisUrl: v.REDIS_URL,
     redisCommandTimeoutMs: v.REDIS_COMMAND_TIMEOUT_MS,

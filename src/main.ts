@@ -20,6 +20,7 @@ import type { ContentDeps } from './engines/content/content.js';
 import { ExtractorPool } from './engines/extractors/pool.js';
 import { WebcapError } from './errors.js';
 import { type App, buildApp } from './http/app.js';
+import { HttpDrain } from './http/drain.js';
 import { BullMqQueue } from './jobs/bullmq.js';
 import { InProcessQueue } from './jobs/in-process.js';
 import { countQueued } from './jobs/job-store.js';
@@ -60,11 +61,19 @@ export interface Runtime {
   /** Launches the browser and loads the ad blocker now rather than on the first call that needs them. */
   warmUp(): Promise<void>;
   /**
-   * Stops the upkeep and taking requests, finishes those in flight and the running jobs, then
-   * closes the engines and the stores: everything opened, latest first. Every closer runs even
-   * when one fails; it then rejects with a CloseError naming those that failed.
+   * Stops the upkeep and taking requests, lets those in flight finish within SHUTDOWN_GRACE_MS
+   * and the running jobs within JOB_SHUTDOWN_GRACE_MS (what is still running then is ended
+   * unbilled, a job handed back to the queue), then closes the engines and the stores: everything
+   * opened, latest first. Every closer runs even when one fails; it then rejects with a
+   * CloseError naming those that failed.
    */
   close(): Promise<void>;
+  /**
+   * The graceful stop on SIGTERM (docs/drain.md): /readyz answers 503 at once, every request is
+   * still served for SHUTDOWN_DRAIN_DELAY_MS, then `close`, with the jobs' grace running
+   * alongside the calls'.
+   */
+  shutdown(): Promise<void>;
 }
 
 export interface RuntimeOptions {
@@ -88,6 +97,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     async (closers) => {
       const stores = await openStores(config, clock, logger, closers);
       const blobs = openBlobs(config, clock, logger, closers);
+      // Runs once the engines have closed (ending the calls past the grace): the stores their
+      // units are released in close only after those calls answered.
+      const drain = new HttpDrain(logger);
+      closers.add('requests in flight', () => drain.settle());
       const engines = await openEngines(config, logger, options.resolver, closers);
       const calls = callDeps(config, clock, logger, stores, blobs, engines);
       const metrics = new Metrics({
@@ -95,7 +108,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         extractors: () => engines.extractor.state(),
         jobsQueued: () => countQueued(stores.store.db),
       });
-      const jobs = openJobs(config, clock, logger, { stores, blobs, engines, calls, metrics }, closers);
+      const { jobs, closeJobs } = openJobs(
+        config,
+        clock,
+        logger,
+        { stores, blobs, engines, calls, metrics },
+        closers,
+      );
       const app = await buildApp(
         {
           config,
@@ -113,7 +132,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         },
         options.role === 'worker' ? 'health' : 'all',
       );
-      closers.add('http', () => app.close());
+      drain.attach(app);
+      closers.add('http', () => drain.close(config.shutdownGraceMs));
       await startUpkeep(config, clock, logger, { stores, blobs }, closers);
       await jobs.start();
       return {
@@ -129,6 +149,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         requestLog: stores.requestLog,
         warmUp: engines.warmUp,
         close: () => closers.close(),
+        async shutdown() {
+          drain.begin();
+          await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainDelayMs));
+          // The jobs' grace runs alongside the calls' rather than after it; the jobs closer
+          // then awaits the same close.
+          closeJobs().catch(() => undefined);
+          await closers.close();
+        },
       };
     },
     (error) => logger.error({ err: error }, 'closing after a failed start failed'),
@@ -304,7 +332,7 @@ function openJobs(
     readonly metrics: Metrics;
   },
   closers: Closers,
-): Jobs {
+): { jobs: Jobs; closeJobs: () => Promise<void> } {
   const { stores, metrics } = parts;
   // The queue and the webhooks call back into the runner that Jobs builds on them. It exists
   // before either can: the queue delivers nothing, and webhooks poll nothing, before jobs.start().
@@ -355,9 +383,14 @@ function openJobs(
     queue,
   });
   jobs = built;
-  // Closes the queue and the webhooks too, after the runs in flight.
-  closers.add('jobs', () => built.close());
-  return built;
+  // Closes the queue and the webhooks too, after the runs in flight; once, whoever asks first.
+  let closing: Promise<void> | undefined;
+  const closeJobs = () => {
+    closing ??= built.close();
+    return closing;
+  };
+  closers.add('jobs', closeJobs);
+  return { jobs: built, closeJobs };
 }
 
 /**

@@ -1,7 +1,7 @@
-import { Queue, Worker } from 'bullmq';
+import { Queue, WaitingError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { JobQueue } from './queue.js';
+import type { JobQueue, RunOutcome } from './queue.js';
 
 export interface BullMqOptions {
   readonly redisUrl: string;
@@ -48,7 +48,7 @@ export class BullMqQueue implements JobQueue {
     );
   }
 
-  consume(handle: (jobId: string) => Promise<void>, concurrency: number): void {
+  consume(handle: (jobId: string) => Promise<RunOutcome>, concurrency: number): void {
     if (concurrency === 0 || this.worker !== null) return;
     const { logger, leaseMs, maxAttempts } = this.options;
     // BullMQ's blocking worker connection must retry forever (its documented requirement).
@@ -57,7 +57,16 @@ export class BullMqQueue implements JobQueue {
     connection.on('error', (error) => logger.warn({ err: error }, 'job worker: Redis connection error'));
     this.worker = new Worker(
       this.options.queueName,
-      async (job) => handle(String((job.data as { jobId: string }).jobId)),
+      async (job, token) => {
+        const outcome = await handle(String((job.data as { jobId: string }).jobId));
+        if (outcome === 'handed back') {
+          // Back to the wait list at once, for any worker (not after a lease and a stalled
+          // check, which would also count a stall against the job); WaitingError tells the
+          // worker that the job was moved, so that it neither completes nor fails it.
+          await job.moveToWait(token);
+          throw new WaitingError();
+        }
+      },
       {
         connection,
         concurrency,
@@ -84,16 +93,19 @@ export class BullMqQueue implements JobQueue {
     }
   }
 
-  async close(graceMs: number): Promise<void> {
+  async close(boundMs: number): Promise<void> {
     const { worker } = this;
     if (worker !== null) {
+      // worker.close(true) would not cut a close already waiting for its runs (BullMQ returns the
+      // close in progress): past the bound, the connection is closed under them instead.
       let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<'late'>((resolve) => {
-        timer = setTimeout(() => resolve('late'), graceMs);
+      const bound = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), boundMs);
       });
-      const drained = await Promise.race([worker.close(), grace]);
+      const closed = await Promise.race([worker.close(), bound]);
       clearTimeout(timer);
-      if (drained === 'late') await worker.close(true);
+      if (closed === 'late')
+        this.options.logger.warn('job worker: runs still going at close are left to their lease');
     }
     this.workerConnection?.disconnect();
     await this.queue.close();

@@ -1,4 +1,4 @@
-import type { JobQueue } from './queue.js';
+import type { JobQueue, RunOutcome } from './queue.js';
 
 /**
  * The embedded queue: job ids in this process's memory, in submission order. The jobs are in the
@@ -8,8 +8,8 @@ import type { JobQueue } from './queue.js';
 export class InProcessQueue implements JobQueue {
   readonly backend = 'in-process' as const;
   private readonly pending: string[] = [];
-  private readonly runs = new Set<Promise<void>>();
-  private handle: ((jobId: string) => Promise<void>) | null = null;
+  private readonly runs = new Set<Promise<unknown>>();
+  private handle: ((jobId: string) => Promise<RunOutcome>) | null = null;
   private concurrency = 0;
   private closed = false;
 
@@ -19,7 +19,7 @@ export class InProcessQueue implements JobQueue {
     this.pump();
   }
 
-  consume(handle: (jobId: string) => Promise<void>, concurrency: number): void {
+  consume(handle: (jobId: string) => Promise<RunOutcome>, concurrency: number): void {
     this.handle = handle;
     this.concurrency = concurrency;
     this.pump();
@@ -29,11 +29,11 @@ export class InProcessQueue implements JobQueue {
     return !this.closed;
   }
 
-  async close(graceMs: number): Promise<void> {
+  async close(boundMs: number): Promise<void> {
     this.closed = true;
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, graceMs);
+      timer = setTimeout(resolve, boundMs);
     });
     await Promise.race([Promise.allSettled([...this.runs]), grace]);
     clearTimeout(timer);
@@ -44,8 +44,9 @@ export class InProcessQueue implements JobQueue {
     while (!this.closed && handle !== null && this.runs.size < this.concurrency) {
       const jobId = this.pending.shift();
       if (jobId === undefined) return;
-      // The handler records its own failures on the job; nothing it throws may stop the queue.
-      const run: Promise<void> = handle(jobId)
+      // The handler records its own failures on the job; nothing it throws may stop the queue. A
+      // job it hands back is queued in the database, for the next start to enqueue.
+      const run: Promise<unknown> = handle(jobId)
         .catch(() => undefined)
         .finally(() => {
           this.runs.delete(run);

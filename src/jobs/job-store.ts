@@ -125,6 +125,22 @@ export async function renewLease(db: Db, id: string, attempt: number, until: Dat
   return updated.numUpdatedRows === 1n;
 }
 
+/**
+ * Puts a run's job back in the queue, as a stopping process does with the runs it lets go
+ * (docs/drain.md): only while this run still holds it; the run does not count among the job's
+ * attempts, and its unit stays held for the run that ends it. False when the run no longer owns it.
+ */
+export async function requeueJob(db: Db, id: string, attempt: number): Promise<boolean> {
+  const updated = await db
+    .updateTable('jobs')
+    .set({ status: 'queued', attempts: attempt - 1, lease_until: null })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .where('attempts', '=', attempt)
+    .executeTakeFirst();
+  return updated.numUpdatedRows === 1n;
+}
+
 export type JobEnd =
   | { readonly status: 'completed'; readonly resultKey: string }
   | { readonly status: 'failed'; readonly errorStatus: number; readonly errorMessage: string };

@@ -33,6 +33,9 @@ export interface Submission {
   readonly idempotencyKey: string | null;
 }
 
+/** How long runs let go at the end of the grace have to put their jobs back (a database update, a Redis move). */
+const HAND_BACK_MS = 10_000;
+
 /** How long an idempotency key identifies its job (docs/jobs.md). */
 const IDEMPOTENCY_WINDOW_MS = 86_400_000;
 
@@ -178,10 +181,19 @@ export class Jobs {
     return countQueued(this.deps.db);
   }
 
-  /** Stops the sweep, stops taking jobs and waits for this process's runs. */
+  /**
+   * Stops the sweep and taking jobs, and waits up to JOB_SHUTDOWN_GRACE_MS for this process's
+   * runs; those still going then hand their jobs back to the queue (docs/drain.md).
+   */
   async close(): Promise<void> {
     if (this.sweeper !== null) clearInterval(this.sweeper);
-    await this.deps.queue.close(this.deps.config.shutdownGraceMs);
+    const { queue, config } = this.deps;
+    const letGo = setTimeout(() => this.runner.letGo(), config.shutdownGraceMs);
+    try {
+      await queue.close(config.shutdownGraceMs + HAND_BACK_MS);
+    } finally {
+      clearTimeout(letGo);
+    }
     await this.deps.webhooks.close();
   }
 

@@ -1,6 +1,9 @@
 /** Which queue carries job ids: this process's memory, or BullMQ on Redis shared by every worker. */
 export type QueueBackend = 'in-process' | 'bullmq';
 
+/** How a run left its job: ended (completed or failed), or handed back to the queue by a stopping process. */
+export type RunOutcome = 'ended' | 'handed back';
+
 /**
  * The queue port. Jobs themselves live in the database (jobs/job-store.ts); a queue only hands
  * job ids to workers, at most `concurrency` at once per process. Delivering an id twice is
@@ -10,13 +13,17 @@ export interface JobQueue {
   readonly backend: QueueBackend;
   /** Hands a stored, queued job to the workers; throws when the queue cannot take it. */
   enqueue(jobId: string): Promise<void>;
-  /** Starts running `handle` for each job id handed over, at most `concurrency` at once. */
-  consume(handle: (jobId: string) => Promise<void>, concurrency: number): void;
+  /**
+   * Starts running `handle` for each job id handed over, at most `concurrency` at once; a job
+   * the handler hands back is delivered again (in-process: by the next start).
+   */
+  consume(handle: (jobId: string) => Promise<RunOutcome>, concurrency: number): void;
   /** Whether the queue's backend answers (for /readyz). */
   ready(): Promise<boolean>;
   /**
-   * Stops taking jobs and waits up to `graceMs` for the runs in progress; runs still going then
-   * are let go (in-process: failed by the next start; BullMQ: taken over by another worker).
+   * Stops taking jobs and waits up to `boundMs` for the runs in progress to return (Jobs.close
+   * makes them hand their jobs back before); past it, the connections close under them and a
+   * run left is taken over once its lease lapses.
    */
-  close(graceMs: number): Promise<void>;
+  close(boundMs: number): Promise<void>;
 }

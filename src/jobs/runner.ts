@@ -20,7 +20,9 @@ import {
   type JobEnd,
   type JobRow,
   renewLease,
+  requeueJob,
 } from './job-store.js';
+import type { RunOutcome } from './queue.js';
 import type { Sealer } from './sealed.js';
 import type { WebhookDelivery, Webhooks } from './webhooks.js';
 
@@ -51,6 +53,9 @@ function resultKey(jobId: string): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What a run races its call against: the process letting its runs go. */
+const LET_GO = Symbol('let go');
+
 /** A job's waits for capacity: the first, doubling up to the error's Retry-After, never longer than the last. */
 const FIRST_CAPACITY_WAIT_MS = 250;
 const LONGEST_CAPACITY_WAIT_MS = 5000;
@@ -76,15 +81,33 @@ function capacityWaitMs(error: unknown, previousMs: number): number | undefined 
  * the job's row (201, or the error status) and the webhook its record.
  */
 export class JobRunner {
-  constructor(private readonly deps: RunnerDeps) {}
+  /** Resolves when the process stops waiting for its runs (letGo). */
+  private readonly lettingGo: Promise<typeof LET_GO>;
+  private release: () => void = () => undefined;
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.lettingGo = new Promise((resolve) => {
+      this.release = () => resolve(LET_GO);
+    });
+  }
+
+  /**
+   * Hands back the jobs of the runs in progress and of those to come: each goes back to the
+   * queue unended, its unit still held, and the call it was running is abandoned (the engines'
+   * closing ends it). For a stopping process whose grace is over.
+   */
+  letGo(): void {
+    this.release();
+  }
 
   /**
    * Runs the job if it is this caller's to run. A failing call ends the job failed; only the
-   * database failing rejects (the job is then left to its lease and the sweep).
+   * database failing rejects (the job is then left to its lease and the sweep). After letGo the
+   * job is handed back instead, unless it completed first.
    */
-  async run(jobId: string): Promise<void> {
+  async run(jobId: string): Promise<RunOutcome> {
     const job = await this.claim(jobId);
-    if (job === undefined) return;
+    if (job === undefined) return 'ended';
     const { config, clock, logger } = this.deps;
     const started = clock().getTime();
     const renew = setInterval(
@@ -96,16 +119,19 @@ export class JobRunner {
       },
       Math.max(100, Math.floor(config.leaseMs / 3)),
     );
-    let end: JobEnd;
+    // Undefined when the process let the run go before its call ended.
+    let end: JobEnd | undefined;
     try {
       const stored = this.deps.sealer.open<StoredCall>(job.params);
-      const body = await this.attempt(job, stored.spec);
-      const key = resultKey(job.id);
-      await this.deps.blobs.put(key, body, {
-        contentType: 'application/json',
-        expiresAt: new Date(clock().getTime() + config.retentionMs),
-      });
-      end = { status: 'completed', resultKey: key };
+      const body = await Promise.race([this.attempt(job, stored.spec), this.lettingGo]);
+      if (body !== LET_GO) {
+        const key = resultKey(job.id);
+        await this.deps.blobs.put(key, body, {
+          contentType: 'application/json',
+          expiresAt: new Date(clock().getTime() + config.retentionMs),
+        });
+        end = { status: 'completed', resultKey: key };
+      }
     } catch (error) {
       const known =
         error instanceof WebcapError ? error : new WebcapError('internal', undefined, { cause: error });
@@ -115,7 +141,13 @@ export class JobRunner {
     } finally {
       clearInterval(renew);
     }
+    if (end === undefined) {
+      if (!(await requeueJob(this.deps.db, job.id, job.attempts))) return 'ended';
+      logger.info({ job: job.id }, 'job handed back to the queue');
+      return 'handed back';
+    }
     await this.end(job, { run: job.attempts }, end, clock().getTime() - started);
+    return 'ended';
   }
 
   /**

@@ -1,0 +1,113 @@
+import type { Logger } from 'pino';
+import { WebcapError } from '../errors.js';
+import type { App } from './app.js';
+
+/**
+ * `serving`; `draining`: /readyz answers 503 while every request is still served, so that a load
+ * balancer stops sending before connections are refused; `closed`: the listener is closed and
+ * what still arrives on a kept-alive connection is a 503 with Retry-After, never a reset.
+ */
+export type DrainPhase = 'serving' | 'draining' | 'closed';
+
+/** A caller turned away while the server stops retries at once: another node answers. */
+const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * How long the calls ended by closing the engines (past SHUTDOWN_GRACE_MS) may take to answer
+ * and release their units, before their connections are cut and the stores close.
+ */
+const SETTLE_MS = 10_000;
+
+/** Resolves true once `promise` settled, false when `ms` passed first. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The HTTP side of a graceful stop (docs/drain.md). `begin` fails readiness; `close` stops the
+ * listener and waits, up to the grace, for the calls in flight, whose responses close their
+ * connections; `settle`, run after the engines closed (which ends the calls left, unbilled:
+ * their units are released as any failed call's), waits for their answers and closes the app.
+ */
+export class HttpDrain {
+  private current: DrainPhase = 'serving';
+  private app: App | null = null;
+  /** Resolves once the listener is closed and every connection has ended. */
+  private ended: Promise<void> | null = null;
+
+  constructor(private readonly logger: Logger) {}
+
+  get phase(): DrainPhase {
+    return this.current;
+  }
+
+  /** Installs the hooks that answer for the drain; before the app is ready. */
+  attach(app: App): void {
+    this.app = app;
+    app.addHook('onRequest', async (request) => {
+      if (this.current === 'serving' || request.routeOptions.url === '/healthz') return;
+      if (request.routeOptions.url === '/readyz') {
+        throw new WebcapError('unavailable', 'draining', { retryAfterSeconds: RETRY_AFTER_SECONDS });
+      }
+      if (this.current === 'closed') {
+        throw new WebcapError('unavailable', 'the server is shutting down', {
+          retryAfterSeconds: RETRY_AFTER_SECONDS,
+        });
+      }
+    });
+    // Every answer once the listener is closed ends its connection (those of calls in flight
+    // included), so that the server's close completes when the last call has answered.
+    app.addHook('onSend', async (_request, reply) => {
+      if (this.current === 'closed') reply.header('connection', 'close');
+    });
+  }
+
+  /** /readyz answers 503 from now on; everything else is still served. */
+  begin(): void {
+    if (this.current === 'serving') this.current = 'draining';
+  }
+
+  /**
+   * Closes the listener (idle connections with it) and waits up to `graceMs` for the calls in
+   * flight to answer. Calls still running then are left to the engines' closing, which ends them.
+   */
+  async close(graceMs: number): Promise<void> {
+    this.current = 'closed';
+    const app = this.app;
+    if (app === null) return;
+    if (this.ended === null) {
+      const server = app.server;
+      this.ended = server.listening
+        ? new Promise<void>((resolve) => server.close(() => resolve()))
+        : Promise.resolve();
+    }
+    if (!(await within(this.ended, graceMs))) {
+      const connections = await new Promise<number>((resolve) =>
+        app.server.getConnections((_error, count) => resolve(count)),
+      );
+      this.logger.warn(
+        { connections, graceMs },
+        'calls still running past SHUTDOWN_GRACE_MS are ended, unbilled',
+      );
+    }
+  }
+
+  /**
+   * After the engines closed: waits (bounded) for the calls they ended to answer, cuts the
+   * connections left, and closes the app (its onClose hooks).
+   */
+  async settle(): Promise<void> {
+    const app = this.app;
+    if (app === null) return;
+    if (this.ended !== null && !(await within(this.ended, SETTLE_MS))) app.server.closeAllConnections();
+    await app.close();
+  }
+}
