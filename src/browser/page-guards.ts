@@ -131,8 +131,7 @@ function isDownload(event: Protocol.Fetch.RequestPausedEvent): boolean {
  *   dead page, or waited for a load that never came.
  * - Downloads are refused before a byte of them is read. The headless shell never starts one; the
  *   full browser fetches it and writes it to a temporary file, even when told to deny downloads
- *   (`Browser.setDownloadBehavior`, which the pool sets on every context all the same: a denied
- *   download is not moved on into ~/Downloads). So every document response, of any frame, is paused once its
+ *   (`Browser.setDownloadBehavior`). So every document response, of any frame, is paused once its
  *   headers are in, and one that would be saved (isDownload) is failed there, as the headless
  *   shell fails it: a main document gets `net::ERR_ABORTED`, a frame or link stays where it was.
  * Popups are refused by the browser itself (chromium-args.ts).

@@ -373,12 +373,9 @@ export class BrowserPool {
     try {
       route = await this.options.egress.addRoute();
       // Without `<-loopback>` Chromium would reach loopback hosts directly, around the proxy.
-      // Downloads are refused by the page guards before a byte is read; denying them here too means
-      // one that got past them is cancelled before the full browser moves it into ~/Downloads.
       const context = await generation.browser.createBrowserContext({
         proxyServer: route.proxyServer,
         proxyBypassList: ['<-loopback>'],
-        downloadBehavior: { policy: 'deny' },
       });
       const page = await context.newPage();
       const guards = await guardPage(page);
