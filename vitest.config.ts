@@ -6,6 +6,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /** The files that start `webcap` processes (test/helpers/cli.ts), which run the build in dist/. */
 const PROCESS_TESTS = ['test/cli.test.ts', 'test/browser-pool.test.ts', 'test/*-processes.test.ts'];
 
+/**
+ * The files that build and run the container image (podman, minutes on a fresh machine): a project
+ * of their own, in the run only when WEBCAP_CONTAINER_TESTS=1 (`npm run test:containers`).
+ */
+const CONTAINER_TESTS = 'test/containers/**/*.test.ts';
+const WITH_CONTAINERS = process.env.WEBCAP_CONTAINER_TESTS === '1';
+
 /** Where each project's files join the one queue of files the workers take from. */
 const PROJECT_ORDER = ['processes', 'integration', 'unit'];
 
@@ -61,7 +68,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...PROCESS_TESTS, 'test/helpers/**'],
+          exclude: [...PROCESS_TESTS, 'test/helpers/**', CONTAINER_TESTS],
           // A process per file: Chromium, servers and native modules, and nothing left between files.
           pool: 'forks',
         },
@@ -75,6 +82,21 @@ export default defineConfig({
           globalSetup: ['test/helpers/built-dist.ts'],
         },
       },
+      ...(WITH_CONTAINERS
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'containers',
+                include: [CONTAINER_TESTS],
+                pool: 'forks' as const,
+                testTimeout: 120_000,
+                // The first build of the image: base images, apt and npm inside, about 6-7 minutes.
+                hookTimeout: 30 * 60_000,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pngSize } from '../helpers/chromium.js';
+import { freeLowPort, podman, run, waitFor } from './podman.js';
+
+/**
+ * The image as operators run it (docs/deploy.md): read-only root, a tmpfs /tmp, a volume on /data,
+ * the default user and command. Built by scripts/container-image.sh (layers cached), or taken as
+ * WEBCAP_TEST_IMAGE names it. Host networking lets Chromium in the container reach the page this
+ * test serves on the host's 127.0.0.1; the service listens on 127.0.0.1 too.
+ */
+const IMAGE = process.env.WEBCAP_TEST_IMAGE ?? 'webcap:dev';
+const NAME = `webcap-test-${randomBytes(4).toString('hex')}`;
+const VOLUME = `${NAME}-data`;
+/** The user the Dockerfile runs as, by number so that Kubernetes' runAsNonRoot can check it. */
+const WEBCAP_USER = { name: 'webcap', id: '10001:10001' };
+/** The page's background, read back from the screenshot's pixels. */
+const BACKGROUND = { r: 0x33, g: 0xaa, b: 0x66 };
+
+let site: Server;
+let sitePort: number;
+let port: number;
+let base: string;
+let key: string;
+
+beforeAll(async () => {
+  if (process.env.WEBCAP_TEST_IMAGE === undefined) {
+    const built = await run('bash', ['scripts/container-image.sh'], 25 * 60_000);
+    if (built.code !== 0) throw new Error(`image build failed: ${built.stdout.slice(-4000)}${built.stderr}`);
+  }
+  site = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(
+      `<!doctype html><html><body style="margin:0;background:rgb(${BACKGROUND.r},${BACKGROUND.g},${BACKGROUND.b})">` +
+        '<h1>webcap in a container</h1><p>日本語 中文 한국어 Ελληνικά Русский العربية हिन्दी 😀</p></body></html>',
+    );
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  sitePort = (site.address() as AddressInfo).port;
+  port = await freeLowPort();
+  base = `http://127.0.0.1:${port}`;
+  await podman(['volume', 'create', VOLUME]);
+  await podman([
+    'run',
+    '--detach',
+    `--name=${NAME}`,
+    '--network=host',
+    '--read-only',
+    '--tmpfs=/tmp',
+    `--volume=${VOLUME}:/data`,
+    '--env=HOST=127.0.0.1',
+    `--env=PORT=${port}`,
+    `--env=WEBCAP_ALLOW_PRIVATE=127.0.0.1/32:${sitePort}`,
+    IMAGE,
+  ]);
+  const logs = await waitFor(
+    'the service to listen',
+    async () => {
+      const { stdout } = await run('podman', ['logs', NAME]);
+      return stdout.includes(`listening on ${base}`) ? stdout : undefined;
+    },
+    120_000,
+  );
+  const printed = /development API key \(shown only once\):\s+(\S+)/.exec(logs);
+  if (printed?.[1] === undefined) throw new Error(`no key in the output: ${logs}`);
+  key = printed[1];
+});
+
+afterAll(async () => {
+  await run('podman', ['rm', '--force', '--volumes', '--time=0', NAME]);
+  await run('podman', ['volume', 'rm', '--force', VOLUME]);
+  await new Promise((resolve) => site?.close(resolve));
+});
+
+/** Each process in the container: its user and command line (read from the host: no ps inside). */
+async function processes(): Promise<{ user: string; args: string }[]> {
+  const table = await podman(['top', NAME, 'user', 'args']);
+  return table
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => {
+      const [user = '', ...args] = line.trim().split(/\s+/);
+      return { user, args: args.join(' ') };
+    });
+}
+
+describe('the container image', () => {
+  it('prints a key at its first start and takes a capture of a page on the host', async () => {
+    expect(key).toMatch(/^wc_test_/);
+    const target = `http://127.0.0.1:${sitePort}/`;
+    const response = await fetch(
+      `${base}/v1/capture?url=${encodeURIComponent(target)}&viewport_width=800&viewport_height=600`,
+      { headers: { 'x-api-key': key } },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    const png = new Uint8Array(await response.arrayBuffer());
+    expect(pngSize(png)).toEqual({ width: 800, height: 600 });
+    const { data } = await sharp(png)
+      .extract({ left: 700, top: 500, width: 1, height: 1 })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect([...data]).toEqual([BACKGROUND.r, BACKGROUND.g, BACKGROUND.b]);
+  });
+
+  it('runs every process as the webcap user, Chromium with its sandbox', async () => {
+    expect((await podman(['image', 'inspect', '--format', '{{.Config.User}}', IMAGE])).trim()).toBe(
+      WEBCAP_USER.id,
+    );
+    const all = await processes();
+    expect(all.map((p) => p.args)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\/usr\/bin\/tini -- node dist\/cli\/main\.js serve/)]),
+    );
+    expect(new Set(all.map((p) => p.user))).toEqual(new Set([WEBCAP_USER.name]));
+    const chromium = all.filter((p) => p.args.includes('chromium-headless-shell'));
+    expect(chromium.length).toBeGreaterThan(0);
+    expect(chromium.filter((p) => p.args.includes('--no-sandbox'))).toEqual([]);
+  });
+
+  it('writes only to /data and /tmp', async () => {
+    const write = (file: string) => run('podman', ['exec', NAME, 'sh', '-c', `: > ${file}`]);
+    expect((await write('/app/written')).code).not.toBe(0);
+    expect((await write('/written')).code).not.toBe(0);
+    expect((await write('/tmp/written')).code).toBe(0);
+    expect((await podman(['exec', NAME, 'ls', '/data'])).split('\n')).toContain('webcap.sqlite');
+  });
+
+  it('answers its HEALTHCHECK', async () => {
+    const healthcheck = await podman([
+      'image',
+      'inspect',
+      '--format',
+      '{{json .Config.Healthcheck.Test}}',
+      IMAGE,
+    ]);
+    expect(JSON.parse(healthcheck)[0]).toBe('CMD');
+    expect((await run('podman', ['healthcheck', 'run', NAME])).code).toBe(0);
+  });
+
+  it('ends with exit 0 on SIGTERM within the grace period', async () => {
+    // podman stop sends SIGTERM, then SIGKILL after --time seconds: exit 0 means the service
+    // closed and exited by itself before that (a SIGKILL reads 137).
+    await podman(['stop', '--time=30', NAME], 90_000);
+    const state = await podman(['inspect', '--format', '{{.State.ExitCode}}', NAME]);
+    expect(state.trim()).toBe('0');
+    const { stdout } = await run('podman', ['logs', NAME]);
+    expect(stdout).toContain('"msg":"shutting down"');
+  });
+});

@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The podman settings our machines need (scripts/container-podman.conf says why). */
+const ENV = {
+  ...process.env,
+  CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? path.join(ROOT, 'scripts/container-podman.conf'),
+};
+
+export interface CommandResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command with the podman settings, bounded by timeoutMs; resolves whatever it exits with. */
+export function run(command: string, args: readonly string[], timeoutMs = 60_000): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd: ROOT, env: ENV, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** `podman ARGS`, failing loudly unless it exits 0; resolves its stdout. */
+export async function podman(args: readonly string[], timeoutMs = 60_000): Promise<string> {
+  const result = await run('podman', args, timeoutMs);
+  if (result.code !== 0) throw new Error(`podman ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/**
+ * A free port on 127.0.0.1 below 32768, where the kernel's ephemeral range starts: a port from
+ * that range can be taken by an outgoing connection between this check and the container's bind.
+ */
+export async function freeLowPort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error('no free port between 20000 and 32000');
+}
+
+/** Polls until check returns a value (not undefined), or fails after timeoutMs with what it last saw. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs: number,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
