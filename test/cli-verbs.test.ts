@@ -270,7 +270,7 @@ describe('webcap API verbs', () => {
       expect(await webcap(['usage'], { env: { WEBCAP_URL: server, WEBCAP_API_KEY: 'wc_nope' } })).toEqual({
         code: 1,
         stdout: '',
-        stderr: 'webcap: 401 Unauthorized: Invalid API Key\n',
+        stderr: 'webcap: 401 Invalid API Key\n',
         bytes: Buffer.alloc(0),
       });
       const broke = await newAccountKey(t, 'broke', 0);
@@ -278,7 +278,7 @@ describe('webcap API verbs', () => {
         env: { WEBCAP_URL: server, WEBCAP_API_KEY: broke },
       });
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/^webcap: 402 Payment Required: Insufficient credits: [^\n]+\n$/);
+      expect(refused.stderr).toMatch(/^webcap: 402 Insufficient credits: [^\n]+\n$/);
     });
 
     it('2 for a server that is not an http(s) URL', async () => {
@@ -295,9 +295,7 @@ describe('webcap API verbs', () => {
     it('3 when the server fails (a 500 of its own) or cannot be reached', async () => {
       const failed = await webcap(['crawl', silentUrl]);
       expect(failed.code).toBe(3);
-      expect(failed.stderr).toBe(
-        'webcap: 500 Internal Server Error: Internal Error: timeout: the page sent nothing for 500 ms\n',
-      );
+      expect(failed.stderr).toBe('webcap: 500 Internal Error: timeout: the page sent nothing for 500 ms\n');
       const port = await closedPort();
       const unreachable = await webcap(['usage'], { env: { WEBCAP_URL: `http://127.0.0.1:${port}` } });
       expect(unreachable.code).toBe(3);
@@ -332,7 +330,7 @@ describe('webcap API verbs', () => {
 
       const cancel = await webcap(['jobs', 'cancel', job.job_id]);
       expect(cancel.code).toBe(1);
-      expect(cancel.stderr).toMatch(/^webcap: 409 Conflict: Conflict: [^\n]+\n$/);
+      expect(cancel.stderr).toMatch(/^webcap: 409 Conflict: [^\n]+\n$/);
     });
 
     it('a job that fails exits as its error; a wait that runs out of time exits 3; a bad id is a usage error', async () => {
@@ -344,9 +342,7 @@ describe('webcap API verbs', () => {
       expect(failed.code).toBe(3);
       expect(failed.stdout).toContain(`${id}\tfailed\t/v1/content`);
       expect(failed.stderr).toMatch(
-        new RegExp(
-          `^webcap: job ${id} failed: 500 Internal Server Error: Internal Error: timeout[^\\n]*\\n$`,
-        ),
+        new RegExp(`^webcap: job ${id} failed: 500 Internal Error: timeout[^\\n]*\\n$`),
       );
 
       // Delayed 5 s by the page's own parameter, the job is still running when the wait gives up.

@@ -1,6 +1,5 @@
 import { constants } from 'node:fs';
 import { access, writeFile } from 'node:fs/promises';
-import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import type {
   AnalyzeParams,
@@ -355,9 +354,8 @@ function jobsCommand(output: CliOutput): Command {
         print(session, job, () => describeJob(job));
         if (job.status === 'failed') {
           const status = job.error?.status ?? 500;
-          const reason = STATUS_CODES[status] ?? 'Error';
           throw new CallFailure(
-            `job ${job.job_id} failed: ${status} ${reason}: ${job.error?.error ?? 'no reason given'}`,
+            `job ${job.job_id} failed: ${status} ${job.error?.error ?? 'no reason given'}`,
             exitCodeOfStatus(status),
           );
         }

@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import { WebcapError as ApiError, Webcap } from '@webcap/sdk';
 import { type Command, Option } from 'commander';
 import { CallFailure, UsageError } from './cli-errors.js';
@@ -61,12 +60,15 @@ export function sessionOf(options: ClientOptions, output: CliOutput): Session {
   return { client: new Webcap({ baseUrl: server, apiKey }), server, output, json: options.json === true };
 }
 
-/** The one line a failed call is reported with, and its exit code: the API's own words. */
+/**
+ * The one line a failed call is reported with, and its exit code: the status and the API's own
+ * words, which already name the kind of refusal ("Bad Request: …", "Invalid API Key"), as MCP's
+ * tool errors give them.
+ */
 function failureOf(error: unknown, server: string): unknown {
   if (!(error instanceof ApiError)) return error;
   if (error.kind === 'http' && error.status !== null) {
-    const reason = STATUS_CODES[error.status] ?? 'Error';
-    return new CallFailure(`${error.status} ${reason}: ${error.message}`, exitCodeOfStatus(error.status));
+    return new CallFailure(`${error.status} ${error.message}`, exitCodeOfStatus(error.status));
   }
   if (error.kind === 'network')
     return new CallFailure(`cannot reach ${server}: ${error.message}`, EXIT.failed);
