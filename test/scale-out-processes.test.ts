@@ -47,6 +47,11 @@ beforeAll(async () => {
       hanging.push(path);
       return;
     }
+    if (path.startsWith('/slow/')) {
+      // Long enough to be in flight when its node is told to stop.
+      setTimeout(() => answer(res, path), 1500);
+      return;
+    }
     if (path.startsWith('/hold/') && hits.get(path) === 1) {
       held.set(path, res);
       return;
@@ -580,4 +585,127 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
     });
     workers[0] = await startWorker(workerEnv());
   }, 90_000);
+
+  describe('a rolling restart of the API nodes under load', () => {
+    /** One call as a load balancer makes it: every answer and connection failure on the way, then the last answer. */
+    interface Balanced {
+      readonly path: string;
+      readonly tries: readonly string[];
+      /** The 503s it was answered on the way. */
+      readonly refusals: readonly Answer[];
+      readonly final: Answer | null;
+    }
+
+    /** How a try ended: its status, or the connection error's code. */
+    function failure(error: unknown): string {
+      const cause = (error as { cause?: { code?: string } }).cause;
+      return cause?.code ?? String(error);
+    }
+
+    /**
+     * Tries the nodes in turn from `start`, on to the other one after a 503 or a connection that
+     * failed, as a load balancer retries a request no node took; at most 40 tries.
+     */
+    async function balanced(start: number, key: string, path: string, isAsync: boolean): Promise<Balanced> {
+      const tries: string[] = [];
+      const refusals: Answer[] = [];
+      const query: Record<string, string> = {
+        query: pageUrl(path),
+        ...(isAsync ? { is_async: 'true' } : {}),
+      };
+      for (let attempt = 0; attempt < 40; attempt++) {
+        try {
+          const answer = await call((start + attempt) % 2, key, '/v1/website/crawler', query);
+          tries.push(String(answer.status));
+          if (answer.status !== 503) return { path, tries, refusals, final: answer };
+          refusals.push(answer);
+        } catch (error) {
+          tries.push(failure(error));
+        }
+        await sleep(50);
+      }
+      return { path, tries, refusals, final: null };
+    }
+
+    it('fails no call beyond 503s and refused connections, which a client retrying on the other node never sees fail', async () => {
+      const key = await account('rolling', { monthly_quota: 10_000 });
+      const done: Balanced[] = [];
+      let next = 0;
+      let stopping = false;
+      const lane = async () => {
+        while (!stopping) {
+          const n = next++;
+          done.push(await balanced(n % 2, key, `/page/rolling/${n}`, n % 4 === 3));
+        }
+      };
+      const lanes = [lane(), lane(), lane(), lane()];
+      const answeredBy = (index: number, from: number) =>
+        until(
+          async () =>
+            done.slice(from).filter((c) => c.final?.node === index && c.final.status === 200).length,
+          (n) => n >= 8,
+        );
+      const inFlight: Promise<Answer>[] = [];
+      const exits: (number | null)[] = [];
+      await answeredBy(0, 0);
+      for (const index of [0, 1]) {
+        // A call the site holds for a while is in flight on the node when it is told to stop.
+        const slow = `/slow/${index}`;
+        inFlight.push(crawl(index, key, slow));
+        await until(
+          async () => hits.get(slow) ?? 0,
+          (n) => n === 1,
+        );
+        const port = new URL(node(index).url).port;
+        exits.push(await node(index).stop());
+        const from = done.length;
+        api[index] = await startServer(apiEnv(port));
+        await answeredBy(index, from);
+      }
+      stopping = true;
+      await Promise.all(lanes);
+
+      const tries = done.flatMap((c) => c.tries);
+      const kinds = Object.fromEntries(
+        [...new Set(tries)].map((kind) => [kind, tries.filter((t) => t === kind).length]),
+      );
+      expect(exits).toEqual([0, 0]);
+      // While a node restarted, the calls sent to it were refused and retried on the other one.
+      expect(kinds.ECONNREFUSED, JSON.stringify(kinds)).toBeGreaterThan(0);
+      for (const kind of Object.keys(kinds)) {
+        expect(['200', '202', '503', 'ECONNREFUSED'], JSON.stringify(kinds)).toContain(kind);
+      }
+      // The calls in flight at each SIGTERM were answered by the node that was stopping.
+      // A 503 says to come back (the server stopping, or its job queue already closed under a
+      // submission in flight) and is not billed.
+      const refusals = done.flatMap((c) => c.refusals);
+      for (const refusal of refusals) {
+        expect(refusal.body.toString()).toMatch(/^\{"error":"Service Unavailable: /);
+        expect(Number(refusal.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      }
+      expect((await Promise.all(inFlight)).map((a) => [a.node, a.status])).toEqual([
+        [0, 200],
+        [1, 200],
+      ]);
+      // Every call succeeded, and ran once: a 503 or a refused connection never reached the engine.
+      expect(done.filter((c) => c.final === null || ![200, 202].includes(c.final.status))).toEqual([]);
+      for (const c of done) expect(hits.get(c.path), c.path).toBe(1);
+      const jobs = done
+        .filter((c) => c.final?.status === 202)
+        .map((c, i) => ({
+          id: (JSON.parse(c.final?.body.toString() ?? '{}') as { job_id: string }).job_id,
+          node: i % 2,
+          path: c.path,
+        }));
+      await Promise.all(jobs.map((job) => settle(key, job)));
+      expect(jobs.map((j: Job) => j.record?.status)).toEqual(jobs.map(() => 'completed'));
+      const sync = done.filter((c) => c.final?.status === 200).length + inFlight.length;
+      const totals = await ledger('rolling');
+      expect(totals).toMatchObject({
+        committed: { subscription: sync + jobs.length, pack: 0, credit: 0 },
+        reserved: 0,
+      });
+      expect(totals.released).toBeLessThanOrEqual(refusals.length);
+    }, 120_000);
+  });
 });
