@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { WebcapError } from '../errors.js';
+import { errorResponse, WebcapError } from '../errors.js';
 import type { App } from './app.js';
 
 /**
@@ -42,6 +42,8 @@ export class HttpDrain {
   private app: App | null = null;
   /** Resolves once the listener is closed and every connection has ended. */
   private ended: Promise<void> | null = null;
+  /** Set when the grace is over: the engines' closing is about to end the calls still running. */
+  private cut = false;
 
   constructor(private readonly logger: Logger) {}
 
@@ -64,9 +66,19 @@ export class HttpDrain {
       }
     });
     // Every answer once the listener is closed ends its connection (those of calls in flight
-    // included), so that the server's close completes when the last call has answered.
-    app.addHook('onSend', async (_request, reply) => {
-      if (this.current === 'closed') reply.header('connection', 'close');
+    // included), so that the server's close completes when the last call has answered. A call
+    // ended past the grace fails however the engine's closing made it fail (a page that "could
+    // not be loaded" once its browser is gone): it says what happened instead, unbilled.
+    const shuttingDown = errorResponse(new WebcapError('unavailable', 'the server is shutting down'));
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (this.current !== 'closed') return payload;
+      reply.header('connection', 'close');
+      if (!this.cut || reply.statusCode < 400) return payload;
+      reply
+        .code(shuttingDown.status)
+        .header('retry-after', RETRY_AFTER_SECONDS)
+        .type('application/json; charset=utf-8');
+      return JSON.stringify(shuttingDown.body);
     });
   }
 
@@ -90,6 +102,7 @@ export class HttpDrain {
         : Promise.resolve();
     }
     if (!(await within(this.ended, graceMs))) {
+      this.cut = true;
       const connections = await new Promise<number>((resolve) =>
         app.server.getConnections((_error, count) => resolve(count)),
       );
