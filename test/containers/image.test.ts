@@ -20,6 +20,15 @@ const WEBCAP_USER = { name: 'webcap', id: '10001:10001' };
 /** The page's background, read back from the screenshot's pixels. */
 const BACKGROUND = { r: 0x33, g: 0xaa, b: 0x66 };
 
+/** A second container run as the first: same volume, same network, read-only. */
+const BESIDE = [
+  '--network=host',
+  '--read-only',
+  '--tmpfs=/tmp',
+  `--volume=${VOLUME}:/data`,
+  '--env=HOST=127.0.0.1',
+];
+
 let site: Server;
 let sitePort: number;
 let port: number;
@@ -128,6 +137,36 @@ describe('the container image', () => {
     expect((await write('/written')).code).not.toBe(0);
     expect((await write('/tmp/written')).code).toBe(0);
     expect((await podman(['exec', NAME, 'ls', '/data'])).split('\n')).toContain('webcap.sqlite');
+  });
+
+  it('runs doctor beside the server: Chromium, the fonts, the database and the blobs check out', async () => {
+    const doctor = await run(
+      'podman',
+      ['run', '--rm', ...BESIDE, `--env=PORT=${port}`, IMAGE, 'doctor', '--json'],
+      120_000,
+    );
+    expect(doctor.code, doctor.stderr).toBe(0);
+    const { checks } = JSON.parse(doctor.stdout) as { checks: { name: string; status: string }[] };
+    const status = Object.fromEntries(checks.map((check) => [check.name, check.status]));
+    expect(status).toMatchObject({
+      chromium: 'ok',
+      'fonts latin': 'ok',
+      'fonts cjk': 'ok',
+      'fonts emoji': 'ok',
+      database: 'ok',
+      blobs: 'ok',
+    });
+  });
+
+  it('runs admin on the same volume', async () => {
+    const accounts = await podman(['run', '--rm', ...BESIDE, IMAGE, 'admin', 'accounts', 'list', '--json']);
+    const { accounts: list } = JSON.parse(accounts) as { accounts: { slug: string }[] };
+    expect(list.map((account) => account.slug)).toEqual(['default']);
+  });
+
+  it.each(['serve', 'worker', 'admin', 'doctor', 'mcp'])('has the %s command', async (command) => {
+    const help = await podman(['run', '--rm', '--network=none', IMAGE, command, '--help']);
+    expect(help).toContain(`Usage: webcap ${command}`);
   });
 
   it('answers its HEALTHCHECK', async () => {
