@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngSize } from '../helpers/chromium.js';
-import { freeLowPort, podman, run, waitFor } from './podman.js';
+import { tempDir } from '../helpers/databases.js';
+import { dockerLikeSeccomp, freeLowPort, podman, run, waitFor } from './podman.js';
 
 /**
  * The image as operators run it (docs/deploy.md): read-only root, a tmpfs /tmp, a volume on /data,
@@ -35,6 +38,53 @@ let port: number;
 let base: string;
 let key: string;
 
+interface Started {
+  readonly port: number;
+  readonly base: string;
+  readonly key: string;
+}
+
+/** Starts the image detached with the run options shared by every container here, and reads its key. */
+async function startContainer(name: string, options: readonly string[]): Promise<Started> {
+  const port = await freeLowPort();
+  const base = `http://127.0.0.1:${port}`;
+  await podman([
+    'run',
+    '--detach',
+    `--name=${name}`,
+    '--network=host',
+    '--read-only',
+    '--tmpfs=/tmp',
+    '--env=HOST=127.0.0.1',
+    `--env=PORT=${port}`,
+    `--env=WEBCAP_ALLOW_PRIVATE=127.0.0.1/32:${sitePort}`,
+    ...options,
+    IMAGE,
+  ]);
+  const logs = await waitFor(
+    'the service to listen',
+    async () => {
+      const { stdout } = await run('podman', ['logs', name]);
+      return stdout.includes(`listening on ${base}`) ? stdout : undefined;
+    },
+    120_000,
+  );
+  const printed = /development API key \(shown only once\):\s+(\S+)/.exec(logs);
+  if (printed?.[1] === undefined) throw new Error(`no key in the output: ${logs}`);
+  return { port, base, key: printed[1] };
+}
+
+/** GET /v1/capture of the test's page at 800 × 600. */
+function capture(started: Started): Promise<Response> {
+  const target = `http://127.0.0.1:${sitePort}/`;
+  return fetch(
+    `${started.base}/v1/capture?url=${encodeURIComponent(target)}&viewport_width=800&viewport_height=600`,
+    {
+      headers: { 'x-api-key': started.key },
+    },
+  );
+}
+
 beforeAll(async () => {
   if (process.env.WEBCAP_TEST_IMAGE === undefined) {
     const built = await run('bash', ['scripts/container-image.sh'], 25 * 60_000);
@@ -49,33 +99,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   sitePort = (site.address() as AddressInfo).port;
-  port = await freeLowPort();
-  base = `http://127.0.0.1:${port}`;
   await podman(['volume', 'create', VOLUME]);
-  await podman([
-    'run',
-    '--detach',
-    `--name=${NAME}`,
-    '--network=host',
-    '--read-only',
-    '--tmpfs=/tmp',
-    `--volume=${VOLUME}:/data`,
-    '--env=HOST=127.0.0.1',
-    `--env=PORT=${port}`,
-    `--env=WEBCAP_ALLOW_PRIVATE=127.0.0.1/32:${sitePort}`,
-    IMAGE,
-  ]);
-  const logs = await waitFor(
-    'the service to listen',
-    async () => {
-      const { stdout } = await run('podman', ['logs', NAME]);
-      return stdout.includes(`listening on ${base}`) ? stdout : undefined;
-    },
-    120_000,
-  );
-  const printed = /development API key \(shown only once\):\s+(\S+)/.exec(logs);
-  if (printed?.[1] === undefined) throw new Error(`no key in the output: ${logs}`);
-  key = printed[1];
+  ({ port, base, key } = await startContainer(NAME, [`--volume=${VOLUME}:/data`]));
 });
 
 afterAll(async () => {
@@ -85,8 +110,8 @@ afterAll(async () => {
 });
 
 /** Each process in the container: its user and command line (read from the host: no ps inside). */
-async function processes(): Promise<{ user: string; args: string }[]> {
-  const table = await podman(['top', NAME, 'user', 'args']);
+async function processes(name = NAME): Promise<{ user: string; args: string }[]> {
+  const table = await podman(['top', name, 'user', 'args']);
   return table
     .trim()
     .split('\n')
@@ -100,11 +125,7 @@ async function processes(): Promise<{ user: string; args: string }[]> {
 describe('the container image', () => {
   it('prints a key at its first start and takes a capture of a page on the host', async () => {
     expect(key).toMatch(/^wc_test_/);
-    const target = `http://127.0.0.1:${sitePort}/`;
-    const response = await fetch(
-      `${base}/v1/capture?url=${encodeURIComponent(target)}&viewport_width=800&viewport_height=600`,
-      { headers: { 'x-api-key': key } },
-    );
+    const response = await capture({ port, base, key });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
     const png = new Uint8Array(await response.arrayBuffer());
@@ -189,5 +210,50 @@ describe('the container image', () => {
     expect(state.trim()).toBe('0');
     const { stdout } = await run('podman', ['logs', NAME]);
     expect(stdout).toContain('"msg":"shutting down"');
+  });
+});
+
+/**
+ * Docker's default seccomp profile (and containerd's RuntimeDefault, its copy) refuses new user
+ * namespaces to a process without CAP_SYS_ADMIN, which Chromium's sandbox needs; podman's allows
+ * them. Emulated here from podman's own profile as Docker's restricts it. docs/deploy.md gives the
+ * operator's two ways out; this pins what each does.
+ */
+describe('the sandbox under a Docker-like seccomp profile', () => {
+  const names: string[] = [];
+  let profile: string;
+
+  beforeAll(async () => {
+    profile = path.join(tempDir('webcap-seccomp-'), 'docker-like.json');
+    await writeFile(profile, JSON.stringify(await dockerLikeSeccomp()));
+  });
+
+  afterAll(async () => {
+    for (const name of names) await run('podman', ['rm', '--force', '--volumes', '--time=0', name]);
+  });
+
+  async function startUnder(options: readonly string[]): Promise<Started> {
+    const name = `${NAME}-${names.length}`;
+    names.push(name);
+    return startContainer(name, [`--security-opt=seccomp=${profile}`, ...options]);
+  }
+
+  it('as the webcap user, Chromium cannot start: captures answer 503', async () => {
+    const response = await capture(await startUnder([]));
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      error: 'Service Unavailable: the browser could not be started; retry later',
+    });
+  });
+
+  it('as root (--user 0), the service drops the sandbox and captures', async () => {
+    const response = await capture(await startUnder(['--user=0']));
+    expect(response.status).toBe(200);
+    expect(pngSize(new Uint8Array(await response.arrayBuffer()))).toEqual({ width: 800, height: 600 });
+    const chromium = (await processes(names.at(-1) ?? '')).filter((p) =>
+      p.args.includes('chromium-headless-shell'),
+    );
+    expect(chromium.length).toBeGreaterThan(0);
+    expect(chromium.every((p) => p.user === 'root' && p.args.includes('--no-sandbox'))).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,4 +70,41 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** The namespace flags of clone(2) (CLONE_NEWNS, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWCGROUP). */
+const CLONE_NAMESPACE_FLAGS = 0x7e020000;
+const ENOSYS = 38;
+const NAMESPACE_CALLS = ['clone', 'clone3', 'unshare', 'setns'];
+
+interface SeccompRule {
+  names: string[];
+  action: string;
+  args?: unknown[];
+  includes?: Record<string, unknown>;
+  errnoRet?: number;
+}
+
+/**
+ * Podman's default seccomp profile restricted as Docker's default restricts it for a process
+ * without CAP_SYS_ADMIN: clone(2) without namespace flags only, clone3 answering ENOSYS (so that
+ * the C library falls back to clone), no unshare or setns.
+ */
+export async function dockerLikeSeccomp(): Promise<Record<string, unknown>> {
+  const profile = JSON.parse(await readFile('/usr/share/containers/seccomp.json', 'utf8')) as {
+    syscalls: SeccompRule[];
+  };
+  for (const rule of profile.syscalls) {
+    const unconditional = rule.action === 'SCMP_ACT_ALLOW' && !rule.args?.length && !rule.includes?.caps;
+    if (unconditional) rule.names = rule.names.filter((name) => !NAMESPACE_CALLS.includes(name));
+  }
+  profile.syscalls.push(
+    {
+      names: ['clone'],
+      action: 'SCMP_ACT_ALLOW',
+      args: [{ index: 0, value: CLONE_NAMESPACE_FLAGS, valueTwo: 0, op: 'SCMP_CMP_MASKED_EQ' }],
+    },
+    { names: ['clone3'], action: 'SCMP_ACT_ERRNO', errnoRet: ENOSYS },
+  );
+  return profile;
 }
