@@ -527,17 +527,21 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
     });
     const port = new URL(node(0).url).port;
     await kill(node(0).child);
-    for (const outcome of await Promise.all(inFlight)) expect(outcome).toBeInstanceOf(TypeError);
-    // Node 1's and the workers' sweeps release them once their hold has passed.
-    expect(
-      await until(
-        () => ledger('inflight'),
-        (totals) => totals.reserved === 0,
-        30_000,
-      ),
-    ).toEqual({ committed: { subscription: 2, pack: 0, credit: 0 }, reserved: 0, released: 3 });
-    expect(await usage(key)).toMatchObject({ total_used: 2, remaining: 8 });
-    api[0] = await startServer(apiEnv(port));
+    try {
+      for (const outcome of await Promise.all(inFlight)) expect(outcome).toBeInstanceOf(TypeError);
+      // Node 1's and the workers' sweeps release them once their hold has passed.
+      expect(
+        await until(
+          () => ledger('inflight'),
+          (totals) => totals.reserved === 0,
+          30_000,
+        ),
+      ).toEqual({ committed: { subscription: 2, pack: 0, credit: 0 }, reserved: 0, released: 3 });
+      expect(await usage(key)).toMatchObject({ total_used: 2, remaining: 8 });
+    } finally {
+      // Restarted whatever happened: the proofs after this one need both nodes.
+      api[0] = await startServer(apiEnv(port));
+    }
     expect((await crawl(0, key, '/page/inflight/3')).status).toBe(200);
     expect(await usage(key)).toMatchObject({ total_used: 3, remaining: 7 });
   }, 90_000);
@@ -553,37 +557,46 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
     };
     const [dying, surviving] = workers as [WorkerProcess, WorkerProcess];
     const survivorBefore = await completedBy(surviving);
-    // One job at a time per worker: the two held jobs are on the two workers.
-    const jobs = [await submit(0, key, '/hold/a'), await submit(1, key, '/hold/b')] as Job[];
-    await until(
-      async () => held.size,
-      (n) => n === 2,
-    );
-    expect((await jobRows(jobs.map((j) => j.id))).map((r) => r.status)).toEqual(['running', 'running']);
-    await kill(dying.child);
-    // The survivor's page answers; the dead worker's connection is gone with it.
-    for (const [path, res] of held) {
-      held.delete(path);
-      if (!res.destroyed) answer(res, path);
+    const answerHeld = () => {
+      for (const [path, res] of held) {
+        held.delete(path);
+        if (!res.destroyed) answer(res, path);
+      }
+    };
+    try {
+      // One job at a time per worker: the two held jobs are on the two workers.
+      const jobs = [await submit(0, key, '/hold/a'), await submit(1, key, '/hold/b')] as Job[];
+      await until(
+        async () => held.size,
+        (n) => n === 2,
+      );
+      expect((await jobRows(jobs.map((j) => j.id))).map((r) => r.status)).toEqual(['running', 'running']);
+      await kill(dying.child);
+      // The survivor's page answers; the dead worker's connection is gone with it.
+      answerHeld();
+      await Promise.all(jobs.map((job) => settle(key, job)));
+      for (const job of jobs) {
+        expect(job.record?.status).toBe('completed');
+        expect(job.record?.result).toMatchObject({ success: true, data: { statusCode: 200 } });
+      }
+      // The dead worker's job ran twice (its page asked twice) and completed once, on the survivor.
+      const rows = await jobRows(jobs.map((j) => j.id));
+      expect(rows.map((r) => r.attempts).sort()).toEqual([1, 2]);
+      for (const job of jobs) {
+        expect(hits.get(job.path), job.path).toBe(rows.find((r) => r.id === job.id)?.attempts);
+      }
+      expect((await completedBy(surviving)) - survivorBefore).toBe(2);
+      expect(await ledger('takeover')).toEqual({
+        committed: { subscription: 2, pack: 0, credit: 0 },
+        reserved: 0,
+        released: 0,
+      });
+    } finally {
+      // Whatever happened, no page stays held and two workers run for the proof after this one.
+      answerHeld();
+      if (dying.child.exitCode === null && dying.child.signalCode === null) await kill(dying.child);
+      workers[0] = await startWorker(workerEnv());
     }
-    await Promise.all(jobs.map((job) => settle(key, job)));
-    for (const job of jobs) {
-      expect(job.record?.status).toBe('completed');
-      expect(job.record?.result).toMatchObject({ success: true, data: { statusCode: 200 } });
-    }
-    // The dead worker's job ran twice (its page asked twice) and completed once, on the survivor.
-    const rows = await jobRows(jobs.map((j) => j.id));
-    expect(rows.map((r) => r.attempts).sort()).toEqual([1, 2]);
-    for (const job of jobs) {
-      expect(hits.get(job.path), job.path).toBe(rows.find((r) => r.id === job.id)?.attempts);
-    }
-    expect((await completedBy(surviving)) - survivorBefore).toBe(2);
-    expect(await ledger('takeover')).toEqual({
-      committed: { subscription: 2, pack: 0, credit: 0 },
-      reserved: 0,
-      released: 0,
-    });
-    workers[0] = await startWorker(workerEnv());
   }, 90_000);
 
   describe('a rolling restart of the API nodes under load', () => {
@@ -645,13 +658,14 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
             done.slice(from).filter((c) => c.final?.node === index && c.final.status === 200).length,
           (n) => n >= 8,
         );
-      const inFlight: Promise<Answer>[] = [];
+      // Caught at once: a failure before they are awaited must not leave a rejection unhandled.
+      const inFlight: Promise<Answer | unknown>[] = [];
       const exits: (number | null)[] = [];
       await answeredBy(0, 0);
       for (const index of [0, 1]) {
         // A call the site holds for a while is in flight on the node when it is told to stop.
         const slow = `/slow/${index}`;
-        inFlight.push(crawl(index, key, slow));
+        inFlight.push(crawl(index, key, slow).catch((error: unknown) => error));
         await until(
           async () => hits.get(slow) ?? 0,
           (n) => n === 1,
@@ -683,7 +697,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
         expect(refusal.body.toString()).toMatch(/^\{"error":"Service Unavailable: /);
         expect(Number(refusal.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       }
-      expect((await Promise.all(inFlight)).map((a) => [a.node, a.status])).toEqual([
+      expect((await Promise.all(inFlight)).map((a) => [(a as Answer).node, (a as Answer).status])).toEqual([
         [0, 200],
         [1, 200],
       ]);
