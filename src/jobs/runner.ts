@@ -81,15 +81,12 @@ function capacityWaitMs(error: unknown, previousMs: number): number | undefined 
  * the job's row (201, or the error status) and the webhook its record.
  */
 export class JobRunner {
-  /** Resolves when the process stops waiting for its runs (letGo). */
-  private readonly lettingGo: Promise<typeof LET_GO>;
-  private release: () => void = () => undefined;
+  /** Set by letGo: runs hand their jobs back rather than wait for their calls. */
+  private lettingGo = false;
+  /** How each run in progress is told to let go (one per run, dropped when it ends, so none piles up). */
+  private readonly runsToLetGo = new Set<() => void>();
 
-  constructor(private readonly deps: RunnerDeps) {
-    this.lettingGo = new Promise((resolve) => {
-      this.release = () => resolve(LET_GO);
-    });
-  }
+  constructor(private readonly deps: RunnerDeps) {}
 
   /**
    * Hands back the jobs of the runs in progress and of those to come: each goes back to the
@@ -97,7 +94,8 @@ export class JobRunner {
    * closing ends it). For a stopping process whose grace is over.
    */
   letGo(): void {
-    this.release();
+    this.lettingGo = true;
+    for (const letGo of this.runsToLetGo) letGo();
   }
 
   /**
@@ -119,11 +117,17 @@ export class JobRunner {
       },
       Math.max(100, Math.floor(config.leaseMs / 3)),
     );
+    let letGo: () => void = () => undefined;
+    const lettingGo = new Promise<typeof LET_GO>((resolve) => {
+      letGo = () => resolve(LET_GO);
+    });
+    if (this.lettingGo) letGo();
+    this.runsToLetGo.add(letGo);
     // Undefined when the process let the run go before its call ended.
     let end: JobEnd | undefined;
     try {
       const stored = this.deps.sealer.open<StoredCall>(job.params);
-      const body = await Promise.race([this.attempt(job, stored.spec), this.lettingGo]);
+      const body = await Promise.race([this.attempt(job, stored.spec), lettingGo]);
       if (body !== LET_GO) {
         const key = resultKey(job.id);
         await this.deps.blobs.put(key, body, {
@@ -140,6 +144,7 @@ export class JobRunner {
       end = { status: 'failed', errorStatus: status, errorMessage: body.error };
     } finally {
       clearInterval(renew);
+      this.runsToLetGo.delete(letGo);
     }
     if (end === undefined) {
       if (!(await requeueJob(this.deps.db, job.id, job.attempts))) return 'ended';
