@@ -121,6 +121,8 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
     RESERVATION_SWEEP_INTERVAL_MS: '500',
   });
   const { database } = base;
+  if (database.kind !== 'postgres') throw new Error('the proof runs on PostgreSQL');
+  const table = (name: string) => `"${database.schema}".${name}`;
   let s3: TestS3;
   let env: Record<string, string>;
   /** The API nodes by index; a restarted node takes its index (and port) back. */
@@ -128,7 +130,6 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
   const workers: WorkerProcess[] = [];
   const redis = new Redis(TEST_REDIS_URL);
   let db: pg.Client;
-  const table = (name: string) => `"${database.kind === 'postgres' ? database.schema : ''}".${name}`;
 
   // API nodes only submit jobs; one job at a time per worker, so that two held jobs are on two workers.
   const apiEnv = (port = '0') => ({ ...env, JOB_CONCURRENCY: '0', PORT: port });
@@ -146,7 +147,6 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
     ]);
     api.push(started[0]);
     workers.push(started[1], started[2]);
-    if (database.kind !== 'postgres') throw new Error('the proof runs on PostgreSQL');
     db = new pg.Client({ connectionString: database.url });
     await db.connect();
   }, 120_000);
