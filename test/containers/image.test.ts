@@ -203,9 +203,9 @@ describe('the container image', () => {
   });
 
   it('ends with exit 0 on SIGTERM within the grace period', async () => {
-    // podman stop sends SIGTERM, then SIGKILL after --time seconds: exit 0 means the service
-    // closed and exited by itself before that (a SIGKILL reads 137).
-    await podman(['stop', '--time=30', NAME], 90_000);
+    // podman stop sends SIGTERM, then SIGKILL after --time seconds (docs/deploy.md's 45): exit 0
+    // means the service drained and exited by itself before that (a SIGKILL reads 137).
+    await podman(['stop', '--time=45', NAME], 120_000);
     const state = await podman(['inspect', '--format', '{{.State.ExitCode}}', NAME]);
     expect(state.trim()).toBe('0');
     const { stdout } = await run('podman', ['logs', NAME]);
