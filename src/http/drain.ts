@@ -102,10 +102,11 @@ export class HttpDrain {
         : Promise.resolve();
     }
     if (!(await within(this.ended, graceMs))) {
-      this.cut = true;
       const connections = await new Promise<number>((resolve) =>
         app.server.getConnections((_error, count) => resolve(count)),
       );
+      if (connections === 0) return;
+      this.cut = true;
       this.logger.warn(
         { connections, graceMs },
         'calls still running past SHUTDOWN_GRACE_MS are ended, unbilled',
