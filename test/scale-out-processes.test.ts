@@ -217,9 +217,10 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
     key: string,
     route: string,
     query: Record<string, string>,
+    headers: Record<string, string> = {},
   ): Promise<Answer> {
     const res = await fetch(`${node(index).url}${route}?${new URLSearchParams(query)}`, {
-      headers: { 'x-api-key': key },
+      headers: { 'x-api-key': key, ...headers },
     });
     return {
       node: index,
@@ -277,6 +278,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
     let capped: { burst: Answer[]; burstMs: number; rounds: Answer[][] };
     let cache: { miss: Answer; hit: Answer };
     let hosted: { job: Job; file: Answer };
+    let once: { answers: Answer[]; job: Job };
 
     /** `n` calls at once, alternating nodes, every third a job; jobs are then waited for. */
     async function mixed(slug: string, key: string, balance: number, n: number) {
@@ -364,6 +366,31 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
       load.set('hosting', { key, balance: 1000, sync: [], jobs: [job], refused: [] });
     }
 
+    /**
+     * One submission sent six times at once with one Idempotency-Key, three times through each
+     * node, as a client that retries on another node (not knowing whether the first got there) would.
+     */
+    async function idempotentLoad(key: string) {
+      const query = { query: pageUrl('/page/once'), is_async: 'true' };
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          call(i % 2, key, '/v1/website/crawler', query, { 'idempotency-key': 'scale-out-once' }),
+        ),
+      );
+      const first = answers.find((a) => a.status === 202 && a.headers.get('idempotent-replayed') === null);
+      if (first === undefined) throw new Error(`no first submission: ${answers.map((a) => a.status)}`);
+      const id = (JSON.parse(first.body.toString()) as { job_id: string }).job_id;
+      const job = await settle(key, { id, node: first.node, path: '/page/once' });
+      once = { answers, job };
+      load.set('once', {
+        key,
+        balance: 1000,
+        sync: [],
+        jobs: [job],
+        refused: answers.filter((a) => a.status !== 202),
+      });
+    }
+
     beforeAll(async () => {
       const keys = {
         steady: await account('steady', { monthly_quota: 1000 }),
@@ -373,6 +400,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
         capped: await account('capped', { monthly_quota: 1000, per_second: 2, per_minute: 5 }),
         cacher: await account('cacher', { monthly_quota: 1000 }),
         hosting: await account('hosting', { monthly_quota: 1000 }),
+        once: await account('once', { monthly_quota: 1000 }),
       };
       await Promise.all([
         mixed('steady', keys.steady, 1000, 30),
@@ -381,6 +409,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
         capLoad(keys.capped),
         cacheLoad(keys.cacher),
         hostedLoad(keys.hosting),
+        idempotentLoad(keys.once),
       ]);
     }, 120_000);
 
@@ -446,7 +475,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
       }
     });
 
-    it('each job runs once: one fetch of its page, one run, one committed unit, one completion in the request log', async () => {
+    it('each job runs once: one fetch of its page, one run, one committed unit, one completion in the request log, one job for one Idempotency-Key', async () => {
       const jobs = [...load.values()].flatMap(({ jobs }) => jobs);
       expect(jobs.length).toBeGreaterThanOrEqual(10);
       expect(new Set(jobs.map((j) => j.node)).size).toBe(2);
@@ -465,7 +494,14 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
         const key = load.get(slug)?.key ?? '';
         expect(await jobRecord(job.node, key, job.id)).toEqual(job.record);
       }
-      // The workers log each job's end once, as 201; the API nodes log each submission, as 202.
+      // Six submissions through both nodes with one Idempotency-Key are one job, queued once.
+      expect(once.answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202, 202]);
+      expect(new Set(once.answers.map((a) => JSON.parse(a.body.toString()).job_id))).toEqual(
+        new Set([once.job.id]),
+      );
+      expect(once.answers.filter((a) => a.headers.get('idempotent-replayed') === 'true')).toHaveLength(5);
+      // The workers log each job's end once, as 201; the API nodes log each submission, as 202
+      // (the five replays included).
       await until(
         async () =>
           (
@@ -477,7 +513,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
           JSON.stringify(counts) ===
           JSON.stringify([
             [201, jobs.length],
-            [202, jobs.length],
+            [202, jobs.length + 5],
           ]),
         10_000,
       );
