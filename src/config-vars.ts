@@ -508,6 +508,16 @@ export const CONFIG_VARS = [
       "the browser to drive (Debian's `chromium-headless-shell`; `/usr/lib/chromium/chromium` runs the full browser's headless mode; never downloaded)",
   },
   {
+    name: 'CHROMIUM_SANDBOX',
+    group: 'browser',
+    type: 'choice',
+    choices: ['auto', 'on', 'off'],
+    expected: 'one of auto, on, off',
+    default: 'auto',
+    description:
+      "Chromium's sandbox, which needs user namespaces: `auto` keeps it unless the service runs as root (which cannot use it); `off` for a container whose seccomp profile refuses user namespaces (Docker's default), leaving the container as the only boundary around the pages (docs/deploy.md)",
+  },
+  {
     name: 'BROWSER_CONCURRENCY',
     group: 'browser',
     type: 'integer',

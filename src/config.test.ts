@@ -118,6 +118,7 @@ describe('loadConfig', () => {
   it('reads the browser settings, with defaults that keep a small machine responsive', () => {
     expect(loadConfig({}).browser).toEqual({
       executablePath: '/usr/lib/chromium/chromium-headless-shell',
+      sandbox: 'auto',
       concurrency: 2,
       maxQueueDepth: 32,
       renderTimeoutMs: 60_000,
@@ -149,6 +150,12 @@ describe('loadConfig', () => {
       loadConfig({ BROWSER_LAUNCH_BACKOFF_MS: '5000', BROWSER_LAUNCH_BACKOFF_MAX_MS: '4000' }),
     ).toThrow('BROWSER_LAUNCH_BACKOFF_MAX_MS must be at least BROWSER_LAUNCH_BACKOFF_MS (5000) (got "4000")');
   });
+  it('takes the sandbox as auto, on or off, and refuses anything else naming CHROMIUM_SANDBOX', () => {
+    expect(loadConfig({ CHROMIUM_SANDBOX: 'off' }).browser.sandbox).toBe('off');
+    expect(loadConfig({ CHROMIUM_SANDBOX: 'on' }).browser.sandbox).toBe('on');
+    expect(() => loadConfig({ CHROMIUM_SANDBOX: 'no' })).toThrow(/CHROMIUM_SANDBOX/);
+  });
+
 
   it('reads the async job settings: jobs run in this process by default', () => {
     expect(loadConfig({}).jobs).toEqual({

@@ -161,6 +161,8 @@ export type AnalyzerConfig = { readonly kind: 'extractive' } | ({ readonly kind:
 /** Chromium and the render pool: capacity and every bound of a render. */
 export interface BrowserConfig {
   readonly executablePath: string;
+  /** Whether Chromium runs sandboxed; `auto` decides by whether the service runs as root. */
+  readonly sandbox: 'auto' | 'on' | 'off';
   /** Renders at once, each in its own browser context. */
   readonly concurrency: number;
   /** Calls that may wait for a free render; past it, 503. */
@@ -296,6 +298,7 @@ function browserConfig(v: ConfigValues): BrowserConfig {
   }
   return Object.freeze({
     executablePath: v.CHROMIUM_PATH,
+    sandbox: v.CHROMIUM_SANDBOX,
     concurrency: v.BROWSER_CONCURRENCY,
     maxQueueDepth: v.MAX_QUEUE_DEPTH,
     renderTimeoutMs: v.RENDER_TIMEOUT_MS,

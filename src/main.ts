@@ -236,7 +236,7 @@ async function openEngines(
   const pool = new BrowserPool({
     ...config.browser,
     maxQueue: config.browser.maxQueueDepth,
-    args: chromiumArgs({ proxyPort: guard.proxy.port }),
+    args: chromiumArgs({ proxyPort: guard.proxy.port, sandbox: config.browser.sandbox }),
     egress: guard.proxy,
     logger,
   });

@@ -579,7 +579,7 @@ describe('egress proxy: real Chromium', () => {
   beforeAll(async () => {
     browser = await puppeteer.launch({
       executablePath: DEFAULT_CHROMIUM_PATH,
-      args: chromiumArgs({ proxyPort: proxy.port }),
+      args: chromiumArgs({ proxyPort: proxy.port, sandbox: 'auto' }),
       headless: true,
     });
   });

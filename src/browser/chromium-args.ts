@@ -24,7 +24,9 @@ export const RENDERER_HEAP_LIMIT_MB = 1024;
 export interface ChromiumArgsOptions {
   /** Port of the egress proxy on 127.0.0.1: Chromium's only way out. */
   readonly proxyPort: number;
-  /** Root cannot use Chromium's user-namespace sandbox; defaults to the current process's uid. */
+  /** `auto`: sandboxed unless running as root, which cannot use Chromium's user-namespace sandbox. */
+  readonly sandbox: 'auto' | 'on' | 'off';
+  /** Defaults to the current process's uid. */
   readonly runningAsRoot?: boolean;
 }
 
@@ -37,9 +39,10 @@ export interface ChromiumArgsOptions {
 export function chromiumArgs(options: ChromiumArgsOptions): string[] {
   const proxy = `127.0.0.1:${options.proxyPort}`;
   const root = options.runningAsRoot ?? process.getuid?.() === 0;
+  const sandboxed = options.sandbox === 'auto' ? !root : options.sandbox === 'on';
   return [
     '--headless=new',
-    ...(root ? ['--no-sandbox'] : []),
+    ...(sandboxed ? [] : ['--no-sandbox']),
     '--disable-dev-shm-usage',
     '--disable-background-networking',
     '--disable-component-update',

@@ -256,4 +256,14 @@ describe('the sandbox under a Docker-like seccomp profile', () => {
     expect(chromium.length).toBeGreaterThan(0);
     expect(chromium.every((p) => p.user === 'root' && p.args.includes('--no-sandbox'))).toBe(true);
   });
+  it('as the webcap user with CHROMIUM_SANDBOX=off, Chromium runs unsandboxed and captures', async () => {
+    const response = await capture(await startUnder(['--env=CHROMIUM_SANDBOX=off']));
+    expect(response.status).toBe(200);
+    expect(pngSize(new Uint8Array(await response.arrayBuffer()))).toEqual({ width: 800, height: 600 });
+    const chromium = (await processes(names.at(-1) ?? '')).filter((p) =>
+      p.args.includes('chromium-headless-shell'),
+    );
+    expect(chromium.length).toBeGreaterThan(0);
+    expect(chromium.every((p) => p.user === WEBCAP_USER.name && p.args.includes('--no-sandbox'))).toBe(true);
+  });
 });
