@@ -241,6 +241,13 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
     return { id: (JSON.parse(res.body.toString()) as { job_id: string }).job_id, node: index, path };
   }
 
+  /** The job a submission made; throws the refusal otherwise. */
+  async function submitted(index: number, key: string, path: string): Promise<Job> {
+    const outcome = await submit(index, key, path);
+    if ('id' in outcome) return outcome;
+    throw new Error(`submission refused: ${outcome.status} ${outcome.body}`);
+  }
+
   async function jobRecord(index: number, key: string, id: string): Promise<JobRecord> {
     const res = await fetch(`${node(index).url}/jobs/${id}`, { headers: { 'x-api-key': key } });
     if (res.status !== 200) throw new Error(`GET /jobs/${id}: ${res.status}`);
@@ -601,7 +608,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
     };
     try {
       // One job at a time per worker: the two held jobs are on the two workers.
-      const jobs = [await submit(0, key, '/hold/a'), await submit(1, key, '/hold/b')] as Job[];
+      const jobs = [await submitted(0, key, '/hold/a'), await submitted(1, key, '/hold/b')];
       await until(
         async () => held.size,
         (n) => n === 2,
