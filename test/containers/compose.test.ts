@@ -337,11 +337,11 @@ describe('the compose topology', () => {
     for (const service of SERVE) {
       expect((await run('podman', ['exec', container(service), 'ls', '/data/blobs'])).code).not.toBe(0);
     }
-  });
+  }, 300_000);
 
   it('comes down leaving no container, volume or network behind', async () => {
     expect((await leftovers()).length).toBeGreaterThan(0);
     await tearDown();
     expect(await leftovers()).toEqual([]);
-  });
+  }, 300_000);
 });
