@@ -108,13 +108,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         extractors: () => engines.extractor.state(),
         jobsQueued: () => countQueued(stores.store.db),
       });
-      const { jobs, closeJobs } = openJobs(
-        config,
-        clock,
-        logger,
-        { stores, blobs, engines, calls, metrics },
-        closers,
-      );
+      const jobs = openJobs(config, clock, logger, { stores, blobs, engines, calls, metrics }, closers);
       const app = await buildApp(
         {
           config,
@@ -152,9 +146,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         async shutdown() {
           drain.begin();
           await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainDelayMs));
-          // The jobs' grace runs alongside the calls' rather than after it; the jobs closer
-          // then awaits the same close.
-          closeJobs().catch(() => undefined);
+          // The jobs' grace runs alongside the calls' rather than after it. Submissions are
+          // still queued until the jobs closer runs, after the HTTP side has drained.
+          jobs.stopTaking().catch(() => undefined);
           await closers.close();
         },
       };
@@ -332,7 +326,7 @@ function openJobs(
     readonly metrics: Metrics;
   },
   closers: Closers,
-): { jobs: Jobs; closeJobs: () => Promise<void> } {
+): Jobs {
   const { stores, metrics } = parts;
   // The queue and the webhooks call back into the runner that Jobs builds on them. It exists
   // before either can: the queue delivers nothing, and webhooks poll nothing, before jobs.start().
@@ -383,14 +377,9 @@ function openJobs(
     queue,
   });
   jobs = built;
-  // Closes the queue and the webhooks too, after the runs in flight; once, whoever asks first.
-  let closing: Promise<void> | undefined;
-  const closeJobs = () => {
-    closing ??= built.close();
-    return closing;
-  };
-  closers.add('jobs', closeJobs);
-  return { jobs: built, closeJobs };
+  // Closes the queue and the webhooks too, after the runs in flight.
+  closers.add('jobs', () => built.close());
+  return built;
 }
 
 /**

@@ -93,7 +93,7 @@ export class BullMqQueue implements JobQueue {
     }
   }
 
-  async close(boundMs: number): Promise<void> {
+  async stopTaking(boundMs: number): Promise<void> {
     const { worker } = this;
     if (worker !== null) {
       // worker.close(true) would not cut a close already waiting for its runs (BullMQ returns the
@@ -108,6 +108,9 @@ export class BullMqQueue implements JobQueue {
         this.options.logger.warn('job worker: runs still going at close are left to their lease');
     }
     this.workerConnection?.disconnect();
+  }
+
+  async close(): Promise<void> {
     await this.queue.close();
     this.producerConnection.disconnect();
   }

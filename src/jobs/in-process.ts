@@ -11,6 +11,7 @@ export class InProcessQueue implements JobQueue {
   private readonly runs = new Set<Promise<unknown>>();
   private handle: ((jobId: string) => Promise<RunOutcome>) | null = null;
   private concurrency = 0;
+  private taking = true;
   private closed = false;
 
   async enqueue(jobId: string): Promise<void> {
@@ -29,8 +30,8 @@ export class InProcessQueue implements JobQueue {
     return !this.closed;
   }
 
-  async close(boundMs: number): Promise<void> {
-    this.closed = true;
+  async stopTaking(boundMs: number): Promise<void> {
+    this.taking = false;
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, boundMs);
@@ -39,9 +40,14 @@ export class InProcessQueue implements JobQueue {
     clearTimeout(timer);
   }
 
+  async close(): Promise<void> {
+    this.taking = false;
+    this.closed = true;
+  }
+
   private pump(): void {
     const handle = this.handle;
-    while (!this.closed && handle !== null && this.runs.size < this.concurrency) {
+    while (this.taking && handle !== null && this.runs.size < this.concurrency) {
       const jobId = this.pending.shift();
       if (jobId === undefined) return;
       // The handler records its own failures on the job; nothing it throws may stop the queue. A

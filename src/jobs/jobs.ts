@@ -47,6 +47,7 @@ const IDEMPOTENCY_WINDOW_MS = 86_400_000;
 export class Jobs {
   readonly runner: JobRunner;
   private sweeper: NodeJS.Timeout | null = null;
+  private stopping: Promise<void> | null = null;
 
   constructor(private readonly deps: JobsDeps) {
     this.runner = new JobRunner(deps);
@@ -183,17 +184,30 @@ export class Jobs {
 
   /**
    * Stops the sweep and taking jobs, and waits up to JOB_SHUTDOWN_GRACE_MS for this process's
-   * runs; those still going then hand their jobs back to the queue (docs/drain.md).
+   * runs; those still going then hand their jobs back to the queue (docs/drain.md). Submissions
+   * are still taken until close: a draining server's calls in flight may queue work. Once,
+   * whoever asks first.
    */
-  async close(): Promise<void> {
+  stopTaking(): Promise<void> {
+    this.stopping ??= this.stopRuns();
+    return this.stopping;
+  }
+
+  private async stopRuns(): Promise<void> {
     if (this.sweeper !== null) clearInterval(this.sweeper);
     const { queue, config } = this.deps;
     const letGo = setTimeout(() => this.runner.letGo(), config.shutdownGraceMs);
     try {
-      await queue.close(config.shutdownGraceMs + HAND_BACK_MS);
+      await queue.stopTaking(config.shutdownGraceMs + HAND_BACK_MS);
     } finally {
       clearTimeout(letGo);
     }
+  }
+
+  /** Stops taking jobs (stopTaking), then submissions, and closes the queue and the webhooks. */
+  async close(): Promise<void> {
+    await this.stopTaking();
+    await this.deps.queue.close();
     await this.deps.webhooks.close();
   }
 

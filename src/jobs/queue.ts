@@ -21,9 +21,12 @@ export interface JobQueue {
   /** Whether the queue's backend answers (for /readyz). */
   ready(): Promise<boolean>;
   /**
-   * Stops taking jobs and waits up to `boundMs` for the runs in progress to return (Jobs.close
-   * makes them hand their jobs back before); past it, the connections close under them and a
-   * run left is taken over once its lease lapses.
+   * Stops taking jobs and waits up to `boundMs` for the runs in progress to return (Jobs makes
+   * them hand their jobs back before); past it, a run left is taken over once its lease lapses.
+   * Submissions are still taken: a draining server's calls in flight may queue work (in-process,
+   * for the next start to run).
    */
-  close(boundMs: number): Promise<void>;
+  stopTaking(boundMs: number): Promise<void>;
+  /** Stops taking submissions too and lets the backend go; after stopTaking. */
+  close(): Promise<void>;
 }
