@@ -39,16 +39,12 @@ let siteUrl: string;
 let base: string;
 let key: string;
 
-/** podman-compose on the copied files, under this test's project name, with the .env settings. */
-function compose(args: readonly string[], timeoutMs = 300_000): Promise<CommandResult> {
-  const files = ['compose.yaml', 'deploy/compose/ci.override.yaml'].flatMap((file) => [
-    '-f',
-    path.join(workDir, file),
-  ]);
+/** A command in the directory of the copied files, with the settings a .env would hold. */
+function inWorkDir(command: string, args: readonly string[], timeoutMs: number): Promise<CommandResult> {
   return new Promise((resolve) => {
     execFile(
-      'podman-compose',
-      ['-p', PROJECT, ...files, ...args],
+      command,
+      args,
       { cwd: workDir, env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
@@ -56,6 +52,13 @@ function compose(args: readonly string[], timeoutMs = 300_000): Promise<CommandR
       },
     );
   });
+}
+
+const WITH_STAND_INS = ['-f', 'compose.yaml', '-f', 'deploy/compose/ci.override.yaml'];
+
+/** podman-compose on the copied files and the CI override, under this test's project name. */
+function compose(args: readonly string[], timeoutMs = 300_000): Promise<CommandResult> {
+  return inWorkDir('podman-compose', ['-p', PROJECT, ...WITH_STAND_INS, ...args], timeoutMs);
 }
 
 /** `podman-compose up -d` of these services (and what they depend on, already running). */
@@ -270,6 +273,31 @@ const capture = (query: string, init?: RequestInit) =>
   fetch(`${base}/v1/capture?${query}`, { ...init, headers: { 'x-api-key': key } });
 
 describe('the compose topology', () => {
+  it("validates against the Compose schema, and the CI override changes only the stand-ins' images", async () => {
+    // docker-compose 1.29's `config` checks the files against its Compose schema and prints the
+    // merged result (keys sorted), without a Docker daemon.
+    const config = async (files: readonly string[]) => {
+      const result = await inWorkDir('docker-compose', [...files, 'config'], 60_000);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      return result.stdout.split('\n');
+    };
+    const users = await config(['-f', 'compose.yaml']);
+    const ci = await config(WITH_STAND_INS);
+    expect(ci).toHaveLength(users.length);
+    const changed = users.flatMap((line, index) =>
+      line === ci[index] ? [] : [[line.trim(), ci[index]?.trim()]],
+    );
+    expect(changed).toEqual([
+      ['image: postgres:15', 'image: webcap-ci/postgres:15'],
+      ['image: nginx:1.28', 'image: webcap-ci/nginx:1.22'],
+      ['image: redis:7', 'image: webcap-ci/redis:7'],
+      ['image: quay.io/minio/minio:RELEASE.2025-09-07T16-13-09Z', 'image: webcap-ci/s3rver:3.7'],
+      ['image: quay.io/minio/mc:RELEASE.2025-08-13T08-35-41Z', 'image: webcap-ci/s3rver:3.7'],
+    ]);
+    expect(users).toContain(`    image: ${IMAGE}`);
+  });
+
   it('takes captures through the proxy, answered by both API nodes', async () => {
     for (let call = 0; call < 4; call++) {
       const target = encodeURIComponent(`${siteUrl}/sync-${call}`);
