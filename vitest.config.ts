@@ -90,6 +90,7 @@ export default defineConfig({
                 name: 'containers',
                 include: [CONTAINER_TESTS],
                 pool: 'forks' as const,
+                globalSetup: ['test/containers/build-images.ts'],
                 testTimeout: 120_000,
                 // The first build of the image: base images, apt and npm inside, about 6-7 minutes.
                 hookTimeout: 30 * 60_000,
