@@ -21,7 +21,10 @@ export function serve(config: Config): Promise<void> {
     }
     stopOnSignal(runtime);
     const address = await listen(runtime.app, config.host, config.port, 'PORT');
-    process.stdout.write(`webcap: listening on ${address} (docs at ${address}/docs)\n`);
+    // Fastify names one address of a wildcard listener (127.0.0.1), which in a container is not
+    // where clients reach it: say that every interface listens.
+    const where = ['0.0.0.0', '::'].includes(config.host) ? `every interface, port ${config.port}` : address;
+    process.stdout.write(`webcap: listening on ${where} (docs at ${address}/docs)\n`);
     if (config.browser.prewarm) {
       // Off the start path: the service answers at once, and the first capture finds a warm browser.
       runtime
