@@ -8,6 +8,9 @@ source scripts/test-services.sh
 run_tmp=$(mktemp -d /tmp/webcap-run.XXXXXX)
 trap 'stop_private_services; rm -rf "$run_tmp"' EXIT
 rm -f test-results.json
+# Node 22's npm (npx here, `npm run build` in a test) turns on Node's compile cache, which it keeps
+# in $TMPDIR/node-compile-cache, in the run's temp dir; Node 20 has none. Off, as on Node 20.
+export NODE_DISABLE_COMPILE_CACHE=1
 TMPDIR="$run_tmp" npx vitest run --reporter=default --reporter=json --outputFile.json=test-results.json "$@"
 status=$?
 left=$(find "$run_tmp" -mindepth 1 -maxdepth 1 | head -n 20)
