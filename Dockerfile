@@ -5,8 +5,8 @@
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
-# --- build: compiles better-sqlite3 and the TypeScript, then drops the dev dependencies ---------
-FROM ${NODE_IMAGE} AS build
+# --- deps: every npm package, better-sqlite3's addon compiled (for the build and test stages) ----
+FROM ${NODE_IMAGE} AS deps
 # An extra CA for npm behind a TLS-inspecting proxy (a file mounted into the build); unset, none.
 ARG NODE_EXTRA_CA_CERTS
 RUN apt-get update \
@@ -22,6 +22,9 @@ COPY clients/typescript/package.json clients/typescript/
 # (node-llama-cpp, a dev dependency), or only check a binary the build does not use.
 RUN npm ci --ignore-scripts --no-audit --no-fund \
  && npm rebuild better-sqlite3
+
+# --- build: compiles the TypeScript, then drops the dev dependencies ------------------------------
+FROM deps AS build
 COPY tsconfig.json ./
 COPY clients/typescript clients/typescript
 COPY src src
@@ -41,7 +44,7 @@ RUN npm run build \
  && mv better_sqlite3.node build/Release/
 
 # --- runtime --------------------------------------------------------------------------------------
-FROM ${NODE_IMAGE}
+FROM ${NODE_IMAGE} AS runtime
 # Chromium's headless shell (the browser the service drives), uBlock Origin's filter lists (the ad
 # blocker reads them; nothing is downloaded at run time), tini as PID 1 (forwards SIGTERM, reaps
 # Chromium's orphans), and fonts for Latin, Greek, Cyrillic (Liberation, DejaVu), most other
@@ -81,3 +84,33 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "const e=process.env;Promise.any([e.PORT||8080,e.WORKER_PORT||8081].map(p=>fetch(`http://127.0.0.1:${p}/healthz`).then(r=>r.ok||Promise.reject()))).then(()=>process.exit(0),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/cli/main.js"]
 CMD ["serve"]
+
+# --- test: the project's whole suite on this image's Node, as its user (scripts/container-suite.sh) --
+# Built only with --target test: the runtime image above plus what the suite needs beside it. The
+# checkout comes from a build context named `suite` (the script passes the repository's files);
+# the dev dependencies from the deps stage. The full chromium runs test/full-browser.test.ts and
+# test/hostile-frames.test.ts; openssl makes certificates in the egress-proxy and sitemap tests.
+FROM runtime AS test
+USER root
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends chromium openssl \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /suite
+COPY --from=suite --chown=10001:10001 . .
+COPY --from=deps /src/node_modules node_modules
+# The suite's own build of dist/ (the processes project's `webcap` processes run it); vitest keeps
+# its cache in node_modules/.vite, the one place under node_modules the suite writes.
+RUN npm run build \
+ && touch dist/.built \
+ && chown -R 10001:10001 dist clients/typescript/dist \
+ && mkdir node_modules/.vite \
+ && chown 10001:10001 node_modules/.vite
+# As on a developer's machine: vitest's mode, not the image's production. No server to check.
+ENV NODE_ENV=test
+HEALTHCHECK NONE
+USER 10001:10001
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["bash", "scripts/run-tests.sh"]
+
+# --- the image users run (the last stage is what a build without --target makes) -----------------
+FROM runtime
