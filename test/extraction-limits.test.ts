@@ -10,8 +10,9 @@ import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/run
  * root), and JSON-LD nested 200,000 deep (defuddle's schema.org pass overflowed the stack).
  *
  * The extractor here has a quarter of the default heap and the page of links a quarter of the
- * links: the page exceeds the element budget by the same factor (25,000 links against 16,384
- * elements, as 100,000 against 65,536 at 512 MB), at a quarter of the rendering and extraction.
+ * links: the page exceeds the element budget by a like factor (25,000 links against 18,432
+ * elements, as 100,000 against 67,584 at 512 MB: 8 KB each of the heap limit, 176 and 560 MB, less
+ * 32 MB), at a quarter of the rendering and extraction.
  */
 
 const HOST = 'pages.example.org';
@@ -54,7 +55,7 @@ describe('extraction limits through HTTP', () => {
         RENDER_TIMEOUT_MS: '120000',
         CONTENT_EXTRACT_TIMEOUT_MS: '300000',
         CONTENT_THREADS: '1',
-        // An element budget of 16,384 (see the header).
+        // An element budget of 18,432 (see the header).
         CONTENT_THREAD_HEAP_MB: '128',
       },
       resolver: tableResolver({ [HOST]: ['127.0.0.1'] }),
