@@ -46,10 +46,14 @@ describe('the runtime on PostgreSQL: what it opens, it closes', () => {
     // open, then recovering this process's interrupted jobs (the last step) fails.
     await (await createRuntime(config, { logger })).close();
     if (database.kind !== 'postgres') throw new Error('unreachable');
+    const beforeClient = liveHandles();
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     await client.query(`DROP TABLE "${database.schema}".jobs CASCADE`);
     await client.end();
+    // end() resolves before the client's socket leaves the list of handles: counted then, it was
+    // in `before` and gone after the start, which is not what this test is about.
+    await settled(() => same(liveHandles(), beforeClient));
 
     const before = liveHandles();
     await expect(createRuntime(config, { logger })).rejects.toThrow(/jobs/);
