@@ -90,6 +90,59 @@ function get(
   });
 }
 
+/** A raw kept-alive connection after one answered request, and what it receives next. */
+interface KeptAlive {
+  readonly closed: boolean;
+  /** What arrived after the first answer. */
+  readonly received: string;
+  /** Writes a request and resolves with everything received until the server closes the connection. */
+  send(request: string): Promise<string>;
+}
+
+async function keptAlive(url: string): Promise<KeptAlive> {
+  const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  let received = '';
+  let closed = false;
+  const ended = new Promise<void>((resolve) =>
+    socket.once('close', () => {
+      closed = true;
+      resolve();
+    }),
+  );
+  const first = new Promise<void>((resolve) => {
+    const onData = (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      const head = received.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: (\d+)\r\n/i.exec(received.slice(0, head));
+      if (head >= 0 && length !== null && received.length >= head + 4 + Number(length[1])) {
+        socket.off('data', onData);
+        received = '';
+        socket.on('data', (more: Buffer) => {
+          received += more.toString('latin1');
+        });
+        resolve();
+      }
+    };
+    socket.on('data', onData);
+  });
+  socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  await first;
+  return {
+    get closed() {
+      return closed;
+    },
+    get received() {
+      return received;
+    },
+    async send(request: string) {
+      socket.write(request);
+      await ended;
+      return received;
+    },
+  };
+}
+
 /** Whether a new TCP connection to the URL's port is refused. */
 function refused(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -150,6 +203,10 @@ describe('webcap serve on SIGTERM', () => {
       const open = net.connect(Number(new URL(server.url).port), '127.0.0.1');
       await new Promise((resolve) => open.once('connect', resolve));
       open.write('GET /v1/usage HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      // Kept-alive connections left idle by their client, each after one answer: one is used
+      // again after the listener closed, the other never.
+      const reused = await keptAlive(server.url);
+      const unused = await keptAlive(server.url);
 
       server.child.kill('SIGTERM');
       const draining = await until(
@@ -161,6 +218,7 @@ describe('webcap serve on SIGTERM', () => {
       expect((await get(`${server.url}/healthz`)).status).toBe(200);
       const usage = await get(`${server.url}/v1/usage`, { 'x-api-key': key });
       expect(usage.status).toBe(200);
+      expect(usage.headers.connection).toBe('close');
 
       // Then the listener closes: new connections are refused, the request already begun is a 503.
       await until(() => refused(server.url), Boolean);
@@ -177,6 +235,16 @@ describe('webcap serve on SIGTERM', () => {
       expect(answer.slice(answer.indexOf('\r\n\r\n') + 4)).toBe(
         JSON.stringify({ error: 'Service Unavailable: the server is shutting down' }),
       );
+      // An idle connection is not closed under a client that sends on it while a call is in
+      // flight: its request is answered 503 and the connection closed after the answer.
+      expect(reused.closed).toBe(false);
+      const again = await reused.send(
+        `GET /v1/usage HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${key}\r\n\r\n`,
+      );
+      expect(again).toMatch(/^HTTP\/1\.1 503 /);
+      expect(again).toMatch(/\r\nretry-after: 1\r\n/i);
+      expect(again).toMatch(/\r\nconnection: close\r\n/i);
+      expect(unused.closed).toBe(false);
 
       // The capture in flight completes, whole, and the process then exits 0.
       expect(server.child.exitCode).toBeNull();
@@ -185,6 +253,9 @@ describe('webcap serve on SIGTERM', () => {
       expect(done.status).toBe(200);
       expect(pngSize(done.body)).toEqual({ width: 640, height: 480 });
       expect(await exited).toBe(0);
+      // The connection never used again was closed without an answer of any kind.
+      expect(unused.closed).toBe(true);
+      expect(unused.received).toBe('');
       const totals = await ledger(env, 'drain');
       expect(totals.committed).toEqual({ subscription: 1, pack: 0, credit: 0 });
       expect(totals.reserved).toBe(0);

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { Logger } from 'pino';
 import { errorResponse, WebcapError } from '../errors.js';
 import type { App } from './app.js';
@@ -11,6 +12,15 @@ export type DrainPhase = 'serving' | 'draining' | 'closed';
 
 /** A caller turned away while the server stops retries at once: another node answers. */
 const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * How long a kept-alive connection left idle by its client stays open once the listener is closed
+ * and no request is in flight: a request sent on it meanwhile gets the shutting-down 503, not a
+ * reset. Closing an idle connection at once races a client that is sending on it just then (HTTP/1.1
+ * has no way to tell a client a connection is going away); a client that keeps using the node
+ * consumes its idle connections within this time, one 503 and close each.
+ */
+const IDLE_LINGER_MS = 1_000;
 
 /**
  * How long the calls ended by closing the engines (past SHUTDOWN_GRACE_MS) may take to answer
@@ -44,8 +54,15 @@ export class HttpDrain {
   private ended: Promise<void> | null = null;
   /** Set when the grace is over: the engines' closing is about to end the calls still running. */
   private cut = false;
+  /** Requests received and not yet answered, on every connection. */
+  private inFlight = 0;
+  /** Closes the idle connections once no request has been in flight for IDLE_LINGER_MS. */
+  private idleTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly idleLingerMs = IDLE_LINGER_MS,
+  ) {}
 
   get phase(): DrainPhase {
     return this.current;
@@ -54,6 +71,14 @@ export class HttpDrain {
   /** Installs the hooks that answer for the drain; before the app is ready. */
   attach(app: App): void {
     this.app = app;
+    app.server.on('request', (_request, response) => {
+      this.inFlight++;
+      this.stopIdleTimer();
+      response.once('close', () => {
+        this.inFlight--;
+        this.lingerIdle();
+      });
+    });
     app.addHook('onRequest', async (request) => {
       if (this.current === 'serving' || request.routeOptions.url === '/healthz') return;
       if (request.routeOptions.url === '/readyz') {
@@ -65,13 +90,14 @@ export class HttpDrain {
         });
       }
     });
-    // Every answer once the listener is closed ends its connection (those of calls in flight
-    // included), so that the server's close completes when the last call has answered. A call
+    // From the signal on, every answer ends its connection (those of calls in flight included):
+    // no connection is left kept-alive by an answer of the drain, so that fewer are idle when the
+    // listener closes and the server's close completes when the last call has answered. A call
     // ended past the grace fails however the engine's closing made it fail (a page that "could
     // not be loaded" once its browser is gone): it says what happened instead, unbilled.
     const shuttingDown = errorResponse(new WebcapError('unavailable', 'the server is shutting down'));
     app.addHook('onSend', async (_request, reply, payload) => {
-      if (this.current !== 'closed') return payload;
+      if (this.current === 'serving') return payload;
       reply.header('connection', 'close');
       if (!this.cut || reply.statusCode < 400) return payload;
       reply
@@ -82,28 +108,35 @@ export class HttpDrain {
     });
   }
 
-  /** /readyz answers 503 from now on; everything else is still served. */
+  /** /readyz answers 503 from now on; everything else is still served, each answer closing its connection. */
   begin(): void {
     if (this.current === 'serving') this.current = 'draining';
   }
 
   /**
-   * Closes the listener (idle connections with it) and waits up to `graceMs` for the calls in
-   * flight to answer. Calls still running then are left to the engines' closing, which ends them.
+   * Closes the listener and waits up to `graceMs` for the calls in flight to answer. Idle
+   * kept-alive connections are closed once no request has been in flight for a moment
+   * (IDLE_LINGER_MS), not at once. Calls still running at the grace are left to the engines'
+   * closing, which ends them.
    */
   async close(graceMs: number): Promise<void> {
     this.current = 'closed';
     const app = this.app;
     if (app === null) return;
+    const server = app.server;
     if (this.ended === null) {
-      const server = app.server;
+      // net.Server's close stops accepting and calls back once every connection has ended;
+      // http.Server's would also close the idle connections at once (Node 19+).
       this.ended = server.listening
-        ? new Promise<void>((resolve) => server.close(() => resolve()))
+        ? new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()))
         : Promise.resolve();
+      this.lingerIdle();
     }
     if (!(await within(this.ended, graceMs))) {
+      this.stopIdleTimer();
+      server.closeIdleConnections();
       const connections = await new Promise<number>((resolve) =>
-        app.server.getConnections((_error, count) => resolve(count)),
+        server.getConnections((_error, count) => resolve(count)),
       );
       if (connections === 0) return;
       this.cut = true;
@@ -121,7 +154,21 @@ export class HttpDrain {
   async settle(): Promise<void> {
     const app = this.app;
     if (app === null) return;
+    this.stopIdleTimer();
     if (this.ended !== null && !(await within(this.ended, SETTLE_MS))) app.server.closeAllConnections();
     await app.close();
+  }
+
+  /** Once the listener is closed and nothing is in flight, (re)starts the idle connections' linger. */
+  private lingerIdle(): void {
+    if (this.current !== 'closed' || this.inFlight > 0 || this.app === null) return;
+    this.stopIdleTimer();
+    const server = this.app.server;
+    this.idleTimer = setTimeout(() => server.closeIdleConnections(), this.idleLingerMs);
+  }
+
+  private stopIdleTimer(): void {
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 }
