@@ -1,6 +1,7 @@
 # `make start` and `make test` install whatever is missing first (Debian packages, npm packages, build).
 SHELL := /bin/bash
-SOURCES := $(shell find src clients/typescript/src -name '*.ts' ! -name '*.test.ts') tsconfig.json clients/typescript/tsconfig.json
+SOURCES := $(shell find src clients/typescript/src -name '*.ts' ! -name '*.test.ts') tsconfig.json clients/typescript/tsconfig.json \
+  $(shell find console/src -type f ! -name '*.test.ts') console/index.html console/vite.config.ts
 
 .PHONY: start test install system-deps check bench clean
 

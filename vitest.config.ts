@@ -58,7 +58,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'test/helpers/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'test/helpers/**/*.test.ts', 'console/src/**/*.test.ts'],
           // Pure logic: threads start faster than processes.
           pool: 'threads',
         },

@@ -7,15 +7,26 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** Written by `make` (and here) once a build of the current sources is in dist/. */
 const BUILT = path.join(ROOT, 'dist/.built');
 
-/** The newest modification time among the sources the build reads (the service's and the SDK's), as the Makefile counts them. */
+/**
+ * The newest modification time among the sources the build reads (the service's, the SDK's and the
+ * console's: every file of console/src, its styles and images too), as the Makefile counts them.
+ */
 function newestSource(): number {
   let newest = 0;
-  for (const config of ['tsconfig.json', 'clients/typescript/tsconfig.json']) {
+  const configs = [
+    'tsconfig.json',
+    'clients/typescript/tsconfig.json',
+    'console/index.html',
+    'console/vite.config.ts',
+  ];
+  for (const config of configs) {
     newest = Math.max(newest, fs.statSync(path.join(ROOT, config)).mtimeMs);
   }
-  for (const dir of ['src', 'clients/typescript/src']) {
+  for (const dir of ['src', 'clients/typescript/src', 'console/src']) {
+    const anyFile = dir === 'console/src';
     for (const entry of fs.readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts')) continue;
+      if (!entry.isFile() || entry.name.endsWith('.test.ts') || !(anyFile || entry.name.endsWith('.ts')))
+        continue;
       newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
     }
   }
