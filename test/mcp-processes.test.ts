@@ -107,6 +107,18 @@ describe('webcap mcp over stdio', () => {
     expect(result.stderr).toContain('webcap admin keys create --account SLUG');
   });
 
+  it('a server that is not an http(s) URL stops it at start, as the API verbs say it', async () => {
+    for (const [args, extra, said] of [
+      [['--server', 'ftp://127.0.0.1'], {}, '--server must be an http(s) URL (got "ftp://127.0.0.1")'],
+      [[], { WEBCAP_URL: 'nowhere' }, 'WEBCAP_URL must be an http(s) URL (got "nowhere")'],
+    ] as const) {
+      const result = await runCli(['mcp', '--key', key, ...args], { ...env, ...extra });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`webcap mcp: ${said}`);
+    }
+  });
+
   it('remote: the tools call a webcap server through the SDK, billed there; async capture and job_status', async () => {
     server = await startServer(env);
     const client = await stdio(['--server', server.url, '--key', key], {});

@@ -30,6 +30,7 @@ export interface Session {
   readonly json: boolean;
 }
 
+/** The server's URL without trailing slashes; a UsageError naming `name` when it is not http(s). */
 function serverUrl(raw: string, name: string): string {
   let url: URL;
   try {
@@ -43,6 +44,15 @@ function serverUrl(raw: string, name: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** The server named by --server, else WEBCAP_URL, checked; undefined when neither says. */
+export function givenServer(
+  option: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (option !== undefined) return serverUrl(option, '--server');
+  return env.WEBCAP_URL ? serverUrl(env.WEBCAP_URL, 'WEBCAP_URL') : undefined;
+}
+
 /**
  * The session of an API verb from its options and the environment (the options win). These verbs
  * are clients: they read WEBCAP_URL and WEBCAP_API_KEY only, never the service's configuration,
@@ -50,12 +60,7 @@ function serverUrl(raw: string, name: string): string {
  */
 export function sessionOf(options: ClientOptions, output: CliOutput): Session {
   const env = output.env ?? {};
-  const server =
-    options.server !== undefined
-      ? serverUrl(options.server, '--server')
-      : env.WEBCAP_URL
-        ? serverUrl(env.WEBCAP_URL, 'WEBCAP_URL')
-        : DEFAULT_SERVER;
+  const server = givenServer(options.server, env) ?? DEFAULT_SERVER;
   const apiKey = options.key ?? (env.WEBCAP_API_KEY || undefined);
   return { client: new Webcap({ baseUrl: server, apiKey }), server, output, json: options.json === true };
 }

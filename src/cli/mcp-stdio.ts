@@ -10,6 +10,8 @@ import type { Backend } from '../mcp/backend.js';
 import { InProcessBackend } from '../mcp/in-process.js';
 import { RemoteBackend } from '../mcp/remote.js';
 import { createMcpServer } from '../mcp/server.js';
+import { UsageError } from './cli-errors.js';
+import { givenServer } from './client-options.js';
 
 export interface McpOptions {
   readonly server?: string;
@@ -32,15 +34,19 @@ export async function serveStdio(
   env: Readonly<Record<string, string | undefined>>,
   fail: (message: string) => never,
 ): Promise<void> {
-  const server = options.server ?? (env.WEBCAP_URL || undefined);
+  let server: string | undefined;
+  try {
+    server = givenServer(options.server, env);
+  } catch (error) {
+    if (error instanceof UsageError) fail(`webcap mcp: ${error.message}`);
+    throw error;
+  }
   const key = options.key ?? (env.WEBCAP_API_KEY || undefined);
   if (key === undefined) fail(`webcap mcp ${NO_KEY}`);
   let backend: Backend;
   let logger = createLogger('info', process.stderr);
   let runtime: Runtime | null = null;
   if (server !== undefined) {
-    if (!/^https?:\/\/[^/]/.test(server))
-      fail(`webcap mcp: --server must be an http(s) URL (got ${JSON.stringify(server)})`);
     backend = new RemoteBackend(new Webcap({ baseUrl: server, apiKey: key }));
   } else {
     const cfg = config();
