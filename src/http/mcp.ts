@@ -5,13 +5,14 @@ import { WebcapError } from '../errors.js';
 import { InProcessBackend } from '../mcp/in-process.js';
 import { createMcpServer } from '../mcp/server.js';
 import { callerOfKey } from './auth.js';
+import { bearerToken } from './bearer.js';
 import { baseUrlOf } from './call-response.js';
 import type { AppDeps } from './deps.js';
 
 /** The account's API key: `Authorization: Bearer KEY`, as MCP clients send it, or `x-api-key` as on v1. */
 function presentedKey(request: FastifyRequest): string | undefined {
-  const authorization = request.headers.authorization;
-  if (authorization?.startsWith('Bearer ')) return authorization.slice(7).trim();
+  const bearer = bearerToken(request);
+  if (bearer !== undefined) return bearer;
   const header = request.headers['x-api-key'];
   return typeof header === 'string' ? header : undefined;
 }
