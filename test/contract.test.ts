@@ -2,11 +2,10 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, updateAccount } from '../src/billing/accounts.js';
-import { createKey } from '../src/billing/keys.js';
+import { updateAccount } from '../src/billing/accounts.js';
 import { signFileUrl } from '../src/store/file-urls.js';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
-import { ADMIN_TOKEN, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { ADMIN_TOKEN, newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
  * The response contract: every operation of the served /openapi.json is driven against the
@@ -96,10 +95,8 @@ describe('the response contract of /openapi.json', () => {
     });
     const { db } = t.runtime.store;
     const now = new Date();
-    const account = async (slug: string, monthlyQuota: number, statsEnabled: boolean) => {
-      await createAccount(db, { name: slug, slug, monthlyQuota, statsEnabled }, now);
-      return (await createKey(db, { accountSlug: slug }, now)).plaintext;
-    };
+    const account = (slug: string, monthlyQuota: number, statsEnabled: boolean) =>
+      newAccountKey(t, slug, monthlyQuota, { statsEnabled, now });
     keys.good = await account('good', 10_000, true);
     keys.plain = await account('plain', 10_000, false);
     keys.broke = await account('broke', 0, false);

@@ -1,10 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { checkWebhook, verifyWebhook, Webcap, WebcapError } from '@webcap/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, updateAccount } from '../src/billing/accounts.js';
-import { createKey } from '../src/billing/keys.js';
+import { updateAccount } from '../src/billing/accounts.js';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
-import { ADMIN_TOKEN, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { ADMIN_TOKEN, newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
  * The SDK (@webcap/sdk, run from its sources) against the real service listening on 127.0.0.1:
@@ -81,10 +80,8 @@ describe('@webcap/sdk against the service', () => {
     });
     const { db } = t.runtime.store;
     const now = new Date();
-    const account = async (slug: string, monthlyQuota: number, statsEnabled: boolean) => {
-      await createAccount(db, { name: slug, slug, monthlyQuota, statsEnabled }, now);
-      return (await createKey(db, { accountSlug: slug }, now)).plaintext;
-    };
+    const account = (slug: string, monthlyQuota: number, statsEnabled: boolean) =>
+      newAccountKey(t, slug, monthlyQuota, { statsEnabled, now });
     keys.good = await account('good', 1000, true);
     keys.plain = await account('plain', 1000, false);
     keys.broke = await account('broke', 0, false);

@@ -64,10 +64,15 @@ export async function newAccountKey(
   t: TestRuntime,
   slug: string,
   monthlyQuota: number,
-  now = new Date(),
+  options: { readonly statsEnabled?: boolean; readonly now?: Date } = {},
 ): Promise<string> {
   const { db } = t.runtime.store;
-  await createAccount(db, { name: slug, slug, monthlyQuota }, now);
+  const now = options.now ?? new Date();
+  await createAccount(
+    db,
+    { name: slug, slug, monthlyQuota, statsEnabled: options.statsEnabled ?? false },
+    now,
+  );
   return (await createKey(db, { accountSlug: slug }, now)).plaintext;
 }
 
