@@ -1,0 +1,74 @@
+import type { ComponentChildren } from 'preact';
+import { navFor } from './nav-items.ts';
+import { Link } from './router.tsx';
+import { useSession } from './session-context.ts';
+
+/** The signed-in frame: the brand, who is signed in, sign-out, and the sections of the role. */
+export function Shell({ path, children }: { readonly path: string; readonly children: ComponentChildren }) {
+  const value = useSession();
+  const { user } = value.session;
+  const items = navFor(user.role);
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <Link to="/" class="brand" aria-label="webcap console, home">
+          <span class="brand-mark" aria-hidden="true" />
+          <span class="brand-name">webcap</span>
+          <span class="brand-tag">{user.role === 'operator' ? 'operator' : 'console'}</span>
+        </Link>
+        <div class="who">
+          <span class="who-name">
+            {user.account === null ? user.name : user.account.name}
+            <span class="who-detail">
+              {user.email ?? user.name} · {user.role}
+            </span>
+          </span>
+          <button type="button" class="button secondary small" onClick={() => void value.signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <nav class="sidenav" aria-label="Sections">
+        <ul>
+          {items.map((item) => {
+            const current = path === item.path || path.startsWith(`${item.path}/`);
+            return (
+              <li key={item.path}>
+                <Link to={item.path} aria-current={current ? 'page' : undefined}>
+                  {item.label}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <main id="main" class="content" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** A view's heading and its short explanation, with actions on the right. */
+export function ViewHeader({
+  title,
+  lead,
+  children,
+}: {
+  readonly title: string;
+  readonly lead?: ComponentChildren;
+  readonly children?: ComponentChildren;
+}) {
+  return (
+    <div class="view-header">
+      <div>
+        <h1>{title}</h1>
+        {lead !== undefined && <p class="lead">{lead}</p>}
+      </div>
+      {children !== undefined && <div class="view-actions">{children}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import { api } from '../api/api-client.ts';
+import type { JobRecord, WebhookAttempt } from '../api/types.ts';
+import { formatSpan, formatTime } from '../app/format.ts';
+import { Badge } from '../components/badge.tsx';
+import { Dialog } from '../components/dialog.tsx';
+import { JsonView } from '../components/json-view.tsx';
+import { Loaded } from '../components/load-state.tsx';
+import { useLoad } from '../components/use-load.ts';
+import { jobTone } from './job-status.ts';
+
+/** The image a capture job's result shows: its hosted link, or its base64. */
+function resultImage(result: unknown): { src: string; pdf: boolean } | null {
+  if (typeof result !== 'object' || result === null) return null;
+  const {
+    screenshot_url: url,
+    format,
+    base64,
+  } = result as { screenshot_url?: unknown; format?: unknown; base64?: unknown };
+  const pdf = format === 'pdf';
+  if (typeof base64 === 'string' && typeof format === 'string' && !pdf) {
+    return { src: `data:image/${format === 'jpg' ? 'jpeg' : format};base64,${base64}`, pdf };
+  }
+  if (typeof url === 'string') return { src: url, pdf };
+  return null;
+}
+
+export function WebhookAttempts({ attempts }: { readonly attempts: readonly WebhookAttempt[] }) {
+  if (attempts.length === 0) return <p class="muted">No attempt yet.</p>;
+  return (
+    <div class="table-wrap">
+      <table class="table compact">
+        <thead>
+          <tr>
+            <th scope="col">At</th>
+            <th scope="col">Answer</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {attempts.map((attempt) => (
+            <tr key={attempt.at}>
+              <td class="nowrap">{formatTime(attempt.at)}</td>
+              <td>{attempt.status ?? 'none'}</td>
+              <td>{attempt.error ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One job's record: timings, error, webhook attempts, and its result (the image shown, the JSON viewable). */
+export function JobDialog({ jobId, onClose }: { readonly jobId: string; readonly onClose: () => void }) {
+  const job = useLoad(() => api<JobRecord>('GET', `/jobs/${encodeURIComponent(jobId)}`), [jobId]);
+  return (
+    <Dialog title={`Job ${jobId}`} onClose={onClose} wide>
+      <Loaded load={job}>
+        {(record) => {
+          const image = record.status === 'completed' ? resultImage(record.result) : null;
+          return (
+            <div class="stack">
+              <dl class="facts">
+                <div>
+                  <dt>Status</dt>
+                  <dd>
+                    <Badge tone={jobTone(record.status)}>{record.status}</Badge>
+                  </dd>
+                </div>
+                <div>
+                  <dt>Endpoint</dt>
+                  <dd>
+                    <code>{record.endpoint}</code>
+                  </dd>
+                </div>
+                <div>
+                  <dt>Created</dt>
+                  <dd>{formatTime(record.created_at)}</dd>
+                </div>
+                <div>
+                  <dt>Waited</dt>
+                  <dd>{formatSpan(record.created_at, record.started_at)}</dd>
+                </div>
+                <div>
+                  <dt>Ran</dt>
+                  <dd>{formatSpan(record.started_at, record.finished_at)}</dd>
+                </div>
+              </dl>
+              {record.error !== null && (
+                <p class="form-error">
+                  {record.error.status}: {record.error.error}
+                </p>
+              )}
+              {image !== null &&
+                (image.pdf ? (
+                  <p>
+                    <a href={image.src} target="_blank" rel="noreferrer">
+                      Open the PDF
+                    </a>
+                  </p>
+                ) : (
+                  <img
+                    class="result-image"
+                    src={image.src}
+                    alt={`The capture made by job ${record.job_id}`}
+                  />
+                ))}
+              {record.webhook !== undefined && record.webhook !== null && (
+                <>
+                  <h3>Webhook: {record.webhook.state}</h3>
+                  <WebhookAttempts attempts={record.webhook.attempts} />
+                </>
+              )}
+              <JsonView value={record} label="The job record" />
+            </div>
+          );
+        }}
+      </Loaded>
+    </Dialog>
+  );
+}

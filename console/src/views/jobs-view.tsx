@@ -1,0 +1,164 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, query } from '../api/api-client.ts';
+import type { JobSummary, Page } from '../api/types.ts';
+import { formatSpan, formatTime } from '../app/format.ts';
+import { Link, navigate } from '../app/router.tsx';
+import { isOwner, useSession } from '../app/session-context.ts';
+import { ViewHeader } from '../app/shell.tsx';
+import { Badge } from '../components/badge.tsx';
+import { FormError, SelectInput } from '../components/form-field.tsx';
+import { Loaded } from '../components/load-state.tsx';
+import { useAction } from '../components/use-action.ts';
+import { usePages } from '../components/use-pages.ts';
+import { JobDialog } from './job-dialog.tsx';
+import { jobTone } from './job-status.ts';
+import { WebhookSecretCard } from './webhook-secret-card.tsx';
+
+const STATUSES: ReadonlyArray<readonly [string, string]> = [
+  ['', 'any status'],
+  ['queued', 'queued'],
+  ['running', 'running'],
+  ['completed', 'completed'],
+  ['failed', 'failed'],
+];
+
+/** How often the list is read again while a job shown is queued or running. */
+const POLL_MS = 2000;
+
+/** Jobs: recent async jobs with their timings and webhooks, cancel a queued one; the webhook secret for owners. */
+export function JobsView({ openJob }: { readonly openJob: string | null }) {
+  const session = useSession();
+  const [status, setStatus] = useState('');
+  const jobs = usePages<JobSummary>(
+    (before) => api<Page<JobSummary>>('GET', `/jobs${query({ status, limit: 50, before })}`),
+    [status],
+  );
+  const cancel = useAction();
+  const active =
+    jobs.state === 'ready' &&
+    jobs.data.items.some((job) => job.status === 'queued' || job.status === 'running');
+
+  // Jobs move on their own: read the list again while one shown has not ended.
+  useEffect(() => {
+    if (!active) return;
+    const timer = setTimeout(() => void jobs.reload(), POLL_MS);
+    return () => clearTimeout(timer);
+  });
+
+  return (
+    <section>
+      <ViewHeader
+        title="Jobs"
+        lead="Async calls (is_async=true) of the last day, newest first. A job is billed only when it completes."
+      >
+        <button type="button" class="button secondary" onClick={() => void jobs.reload()}>
+          Refresh
+        </button>
+      </ViewHeader>
+      <div class="filters compact">
+        <SelectInput label="Status" value={status} onValue={setStatus} options={STATUSES} />
+      </div>
+      <FormError error={cancel.error} />
+      <Loaded
+        load={jobs}
+        isEmpty={(page) => page.items.length === 0}
+        empty={
+          <p>
+            No jobs {status === '' ? 'yet' : `that are ${status}`}. Run one from the{' '}
+            <Link to="/playground">playground</Link> with <code>is_async</code> set to true.
+          </p>
+        }
+      >
+        {(page) => (
+          <>
+            <div class="table-wrap">
+              <table class="table" data-testid="jobs">
+                <caption class="visually-hidden">Async jobs, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Job</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Waited</th>
+                    <th scope="col">Ran</th>
+                    <th scope="col">Webhook</th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.items.map((job) => (
+                    <tr key={job.job_id} data-job-id={job.job_id}>
+                      <td>
+                        <Link to={`/jobs/${encodeURIComponent(job.job_id)}`}>
+                          <code>{job.job_id}</code>
+                        </Link>
+                        <span class="sub">
+                          {job.endpoint}
+                          {job.key === null ? '' : ` · ${job.key.alias || job.key.prefix}`}
+                        </span>
+                      </td>
+                      <td>
+                        <Badge tone={jobTone(job.status)}>{job.status}</Badge>
+                        {job.error !== null && (
+                          <span class="sub">
+                            {job.error.status}: {job.error.error}
+                          </span>
+                        )}
+                      </td>
+                      <td class="nowrap">{formatTime(job.created_at)}</td>
+                      <td class="num">{formatSpan(job.created_at, job.started_at)}</td>
+                      <td class="num">{formatSpan(job.started_at, job.finished_at)}</td>
+                      <td>
+                        {job.webhook === null
+                          ? '—'
+                          : `${job.webhook.state}, ${job.webhook.attempts.length} attempt${job.webhook.attempts.length === 1 ? '' : 's'}`}
+                      </td>
+                      <td>
+                        <div class="row-actions">
+                          <Link class="button secondary small" to={`/jobs/${encodeURIComponent(job.job_id)}`}>
+                            View<span class="visually-hidden"> {job.job_id}</span>
+                          </Link>
+                          {job.status === 'queued' && (
+                            <button
+                              type="button"
+                              class="button danger small"
+                              disabled={cancel.busy}
+                              onClick={async () => {
+                                await cancel.run(() =>
+                                  api('DELETE', `/jobs/${encodeURIComponent(job.job_id)}`),
+                                );
+                                void jobs.reload();
+                              }}
+                            >
+                              Cancel<span class="visually-hidden"> {job.job_id}</span>
+                            </button>
+                          )}
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {page.next !== null && (
+              <button
+                type="button"
+                class="button secondary"
+                disabled={jobs.loadingMore}
+                onClick={() => void jobs.more()}
+              >
+                Load older jobs
+              </button>
+            )}
+          </>
+        )}
+      </Loaded>
+      {isOwner(session) ? (
+        <WebhookSecretCard />
+      ) : (
+        <p class="muted">The webhook secret is shown to the account’s owners only.</p>
+      )}
+      {openJob !== null && <JobDialog jobId={openJob} onClose={() => navigate('/jobs')} />}
+    </section>
+  );
+}
