@@ -21,9 +21,9 @@ export function Shell({ path, children }: { readonly path: string; readonly chil
         </Link>
         <div class="who">
           <span class="who-name">
-            {user.account === null ? user.name : user.account.name}
+            <span class="who-account">{user.account === null ? user.name : user.account.name}</span>
             <span class="who-detail">
-              {user.email ?? user.name} · {user.role}
+              {user.email ?? 'admin token'} · {user.role}
             </span>
           </span>
           <button type="button" class="button secondary small" onClick={() => void value.signOut()}>
