@@ -18,13 +18,24 @@ export const CONFIG_GROUPS = {
   content: 'Content',
   analyze: 'Analysis',
   jobs: 'Async jobs and webhooks',
+  console: 'Console',
   upkeep: 'Upkeep',
 } as const;
 
 export type ConfigGroup = keyof typeof CONFIG_GROUPS;
 
 /** What an integer counts; a variable's name ends in it (`_MS`, `_BYTES`...), checked by a test. */
-export type ConfigUnit = 'ms' | 'seconds' | 'days' | 'bytes' | 'MB' | 'px' | 'characters' | 'tokens';
+export type ConfigUnit =
+  | 'ms'
+  | 'seconds'
+  | 'minutes'
+  | 'hours'
+  | 'days'
+  | 'bytes'
+  | 'MB'
+  | 'px'
+  | 'characters'
+  | 'tokens';
 
 interface VarDoc {
   readonly name: string;
@@ -947,6 +958,29 @@ export const CONFIG_VARS = [
     unit: 'ms',
     description:
       'first retry delay of a webhook, doubling with each next one; due deliveries are looked for every half of it (100 ms to 5 s)',
+  },
+
+  // Console (docs/console.md)
+  {
+    name: 'CONSOLE_SESSION_IDLE_MINUTES',
+    group: 'console',
+    type: 'integer',
+    min: 5,
+    max: 43_200,
+    default: 720,
+    unit: 'minutes',
+    description:
+      'a console session ends after this long without use ([docs/console.md](docs/console.md)); its last use is recorded at most once a minute',
+  },
+  {
+    name: 'CONSOLE_SESSION_MAX_HOURS',
+    group: 'console',
+    type: 'integer',
+    min: 1,
+    max: 8760,
+    default: 168,
+    unit: 'hours',
+    description: 'a console session ends this long after sign-in, however much it is used',
   },
 
   // Upkeep: periodic work in every `webcap serve` and `webcap worker`.

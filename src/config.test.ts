@@ -156,7 +156,6 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CHROMIUM_SANDBOX: 'no' })).toThrow(/CHROMIUM_SANDBOX/);
   });
 
-
   it('reads the async job settings: jobs run in this process by default', () => {
     expect(loadConfig({}).jobs).toEqual({
       concurrency: 2,
@@ -337,7 +336,16 @@ describe('the configuration table', () => {
   it('names each variable once, and each unit in the name', () => {
     const names = variables.map((variable) => variable.name);
     expect(new Set(names).size).toBe(names.length);
-    const suffixes = { ms: '_MS', seconds: '_SECONDS', days: '_DAYS', bytes: '_BYTES', MB: '_MB', px: '_PX' };
+    const suffixes = {
+      ms: '_MS',
+      seconds: '_SECONDS',
+      minutes: '_MINUTES',
+      hours: '_HOURS',
+      days: '_DAYS',
+      bytes: '_BYTES',
+      MB: '_MB',
+      px: '_PX',
+    };
     for (const variable of variables) {
       const unit = variable.type === 'integer' ? variable.unit : undefined;
       for (const [name, suffix] of Object.entries(suffixes)) {

@@ -79,6 +79,7 @@ export interface Config {
   readonly browser: BrowserConfig;
   readonly content: ContentConfig;
   readonly jobs: JobsConfig;
+  readonly console: ConsoleConfig;
   /** Which analyzer answers /v1/analyze (docs/analyze.md): the built-in extractive one, or a model behind an OpenAI-compatible API. */
   readonly analyzer: AnalyzerConfig;
   /** How long request-log rows are kept before they are deleted. */
@@ -124,6 +125,14 @@ export interface ContentConfig {
   readonly sitemapMaxLinks: number;
   readonly sitemapMaxFileBytes: number;
   readonly sitemapTimeoutMs: number;
+}
+
+/** The console's sessions (docs/console.md). */
+export interface ConsoleConfig {
+  /** A session ends after this long without use. */
+  readonly sessionIdleMs: number;
+  /** A session ends this long after sign-in, however much it is used. */
+  readonly sessionMaxMs: number;
 }
 
 /** Async jobs (docs/jobs.md): queue bounds, timing, retention, webhooks. */
@@ -439,6 +448,10 @@ export function loadConfig(env: Env): Config {
     browser,
     content: contentConfig(v),
     jobs: jobsConfig(v),
+    console: Object.freeze({
+      sessionIdleMs: v.CONSOLE_SESSION_IDLE_MINUTES * 60_000,
+      sessionMaxMs: v.CONSOLE_SESSION_MAX_HOURS * 3_600_000,
+    }),
     analyzer,
   });
 }

@@ -6,6 +6,7 @@
 export type ErrorCode =
   | 'bad_request'
   | 'invalid_key'
+  | 'unauthorized'
   | 'rate_limited'
   | 'insufficient_credits'
   | 'forbidden'
@@ -63,6 +64,8 @@ export const ERROR_CATALOGUE: Readonly<
 > = {
   bad_request: { status: 400, message: 'Bad Request' },
   invalid_key: { status: 401, message: 'Invalid API Key' },
+  /** The console: no session, or a sign-in refused (docs/console.md). */
+  unauthorized: { status: 401, message: 'Unauthorized' },
   rate_limited: { status: 401, message: 'Rate limit exceeded for the API key' },
   insufficient_credits: { status: 402, message: 'Insufficient credits' },
   forbidden: { status: 403, message: 'Forbidden' },

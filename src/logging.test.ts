@@ -15,6 +15,14 @@ describe('redactUrl', () => {
     );
   });
 
+  it('replaces the token of a console invitation link in the path', () => {
+    expect(redactUrl('/console/invite/AbC_-123')).toBe('/console/invite/[REDACTED]');
+    expect(redactUrl('/console/api/invites/AbC_-123/accept?x=1')).toBe(
+      '/console/api/invites/[REDACTED]/accept?x=1',
+    );
+    expect(redactUrl('/console/api/invites')).toBe('/console/api/invites');
+  });
+
   it('masks the credentials of a proxy URL but keeps its host, as the URL parser reads it', () => {
     const out = redactUrl(
       `/v1/capture?proxy=${encodeURIComponent('http://user:hunter2@proxy.example:8080')}`,

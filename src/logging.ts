@@ -12,8 +12,15 @@ function decodedOrNull(text: string): string | null {
   }
 }
 
-/** The request URL with every credential in its query replaced, so that it can be logged. */
-export function redactUrl(url: string): string {
+/** Paths that carry a one-time token: the console's invitation links (docs/console.md). */
+const TOKEN_PATH = /^(\/console\/(?:api\/invites|invite)\/)[^/?#]+/;
+
+/**
+ * The request URL with every credential in its query replaced, and the token of an invitation
+ * link in its path, so that it can be logged.
+ */
+export function redactUrl(raw: string): string {
+  const url = raw.replace(TOKEN_PATH, '$1[REDACTED]');
   const at = url.indexOf('?');
   if (at === -1) return url;
   const pairs = url

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, showAccount, updateAccount } from '../src/admin/accounts.js';
+import { CLI_ACTOR } from '../src/admin/audit.js';
 import { grantCredits, listPacks } from '../src/admin/balances.js';
 import type { AdminDeps } from '../src/admin/deps.js';
 import { createKey, listKeys, revokeKey, updateKey } from '../src/admin/keys.js';
@@ -19,7 +20,7 @@ describe.each(DIALECTS)('admin operations on %s', (dialect) => {
 
   beforeAll(async () => {
     store = await openStore(database);
-    admin = { db: store.db, clock: () => NOW, jobRetentionMs: 3_600_000 };
+    admin = { db: store.db, clock: () => NOW, jobRetentionMs: 3_600_000, actor: CLI_ACTOR };
   });
   afterAll(async () => {
     await store.close();

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
+import type { Actor } from './audit.js';
 
 /** What an admin operation needs, whichever door it came through (admin API, CLI, console). */
 export interface AdminDeps {
@@ -7,4 +8,6 @@ export interface AdminDeps {
   readonly clock: Clock;
   /** How long the jobs ended by a withdrawn key or a deactivated account are kept (JOB_RETENTION_SECONDS). */
   readonly jobRetentionMs: number;
+  /** Who acts: every change is written to the audit log in their name. */
+  readonly actor: Actor;
 }

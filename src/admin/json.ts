@@ -4,8 +4,10 @@ import type { CreditGrant, Ledger } from '../billing/balances.js';
 import { KeyQuotasSchema, type KeyRecord } from '../billing/keys.js';
 import { Nullable } from '../nullable.js';
 import type { WebhookSecret } from './accounts.js';
+import type { AuditEntry } from './audit.js';
 import type { AccountPack } from './balances.js';
 import type { CreatedKey } from './keys.js';
+import type { ConsoleUser } from './users.js';
 
 /*
  * The operator-facing JSON of admin results: the admin API answers it and `webcap admin --json`
@@ -96,6 +98,64 @@ export const WebhookSecretJsonSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const RoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('member'), Type.Literal('operator')]);
+
+/** A console user (docs/console.md `User`); never the password or its hash. */
+export const UserJsonSchema = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String(),
+    name: Type.String(),
+    role: RoleSchema,
+    active: Type.Boolean(),
+    account: Nullable(Type.Object({ name: Type.String(), slug: Type.String() })),
+    created_at: Type.String(),
+    last_sign_in_at: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+/** A user just created: with the password when it was generated, shown only in this answer. */
+export const CreatedUserJsonSchema = Type.Object(
+  {
+    ...UserJsonSchema.properties,
+    password: Type.Optional(
+      Type.String({ description: 'the generated password; shown only in this answer' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** A generated password, shown once. */
+export const PasswordJsonSchema = Type.Object(
+  { password: Type.String({ description: 'the generated password; shown only in this answer' }) },
+  { additionalProperties: false },
+);
+
+/** An entry of the audit log (docs/console.md `AuditEntry`). */
+export const AuditEntryJsonSchema = Type.Object(
+  {
+    id: Type.String(),
+    at: Type.String(),
+    actor: Type.Object({
+      kind: Type.Union([
+        Type.Literal('user'),
+        Type.Literal('admin_token'),
+        Type.Literal('admin_api'),
+        Type.Literal('cli'),
+      ]),
+      id: Nullable(Type.String()),
+      email: Nullable(Type.String()),
+    }),
+    account: Nullable(Type.String({ description: "the account's slug" })),
+    action: Type.String({ description: 'a dotted name: key.create, session.sign_in, ...' }),
+    target: Nullable(Type.String()),
+    ip: Nullable(Type.String()),
+    detail: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+
 /** An account: every field of the record. */
 export function accountJson(account: Account): Static<typeof AccountJsonSchema> {
   return {
@@ -180,4 +240,38 @@ export function ledgerJson(ledger: Ledger): Static<typeof LedgerJsonSchema> {
 
 export function webhookSecretJson(secret: WebhookSecret): Static<typeof WebhookSecretJsonSchema> {
   return { account: secret.accountSlug, webhook_secret: secret.secret };
+}
+
+export function userJson(user: ConsoleUser): Static<typeof UserJsonSchema> {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    active: user.active,
+    account: user.account === null ? null : { name: user.account.name, slug: user.account.slug },
+    created_at: user.createdAt,
+    last_sign_in_at: user.lastSignInAt,
+  };
+}
+
+/** A created user, with the password when it was generated. */
+export function createdUserJson(created: {
+  readonly user: ConsoleUser;
+  readonly password: string | null;
+}): Static<typeof CreatedUserJsonSchema> {
+  return { ...userJson(created.user), ...(created.password === null ? {} : { password: created.password }) };
+}
+
+export function auditEntryJson(entry: AuditEntry): Static<typeof AuditEntryJsonSchema> {
+  return {
+    id: entry.id,
+    at: entry.at,
+    actor: { kind: entry.actor.kind, id: entry.actor.id, email: entry.actor.email },
+    account: entry.accountSlug,
+    action: entry.action,
+    target: entry.target,
+    ip: entry.ip,
+    detail: entry.detail,
+  };
 }

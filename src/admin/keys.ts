@@ -1,6 +1,7 @@
 import type { KeyPatch, KeyRecord, NewKey } from '../billing/keys.js';
 import * as keys from '../billing/keys.js';
 import { cancelWithdrawnJobs } from '../jobs/authority.js';
+import { audit, given } from './audit.js';
 import type { AdminDeps } from './deps.js';
 
 /** A new key's record and the key itself, which no later answer shows again. */
@@ -11,6 +12,12 @@ export interface CreatedKey extends KeyRecord {
 /** Creates a random key for an account (the operator-chosen bootstrap key is billing/bootstrap.ts's). */
 export async function createKey(deps: AdminDeps, input: Omit<NewKey, 'plaintext'>): Promise<CreatedKey> {
   const { key, plaintext } = await keys.createKey(deps.db, input, deps.clock());
+  await audit(deps, {
+    action: 'key.create',
+    accountId: key.accountId,
+    target: key.id,
+    detail: { alias: key.alias, category: key.category, prefix: key.prefix },
+  });
   return { key, accountSlug: input.accountSlug, plaintext };
 }
 
@@ -40,6 +47,12 @@ export async function updateKey(deps: AdminDeps, id: string, patch: KeyPatch): P
   const now = deps.clock();
   const record = await keys.updateKey(deps.db, id, patch, now);
   if (!record.key.active) await withdraw(deps, record, now);
+  await audit(deps, {
+    action: 'key.update',
+    accountId: record.key.accountId,
+    target: id,
+    detail: given({ ...patch }),
+  });
   return record;
 }
 
@@ -48,5 +61,6 @@ export async function revokeKey(deps: AdminDeps, id: string): Promise<KeyRecord>
   const now = deps.clock();
   const record = await keys.revokeKey(deps.db, id, now);
   await withdraw(deps, record, now);
+  await audit(deps, { action: 'key.revoke', accountId: record.key.accountId, target: id });
   return record;
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db.js';
 import { onKeysChanged } from './key-changes.js';
-import { checkKey, type FoundKey, findKey, hashKey, type KeyVerification } from './keys.js';
+import { checkKey, type FoundKey, findKey, findKeyById, hashKey, type KeyVerification } from './keys.js';
 
 interface Entry {
   readonly found: FoundKey;
@@ -44,6 +44,15 @@ export class KeyCache {
       }
     }
     return checkKey(found, now);
+  }
+
+  /**
+   * The verdict at `now` on the key with this id, when it belongs to `accountId` (another
+   * account's is unknown); read afresh every time: these calls come from a person in the console.
+   */
+  async verifyId(id: string, accountId: string, now: Date): Promise<KeyVerification> {
+    const found = await findKeyById(this.db, id);
+    return checkKey(found?.account.id === accountId ? found : undefined, now);
   }
 
   /** Stops listening for changes; the cache is not used afterwards. */

@@ -244,6 +244,18 @@ export async function findKey(db: Db, hash: string): Promise<FoundKey | undefine
   return { key: fromKeyRow(row), account: fromAccountRow(accountRow) };
 }
 
+/** A key's record with its account's, by the key's id (the console's playground names keys so). */
+export async function findKeyById(db: Db, id: string): Promise<FoundKey | undefined> {
+  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  if (row === undefined) return undefined;
+  const accountRow = await db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('id', '=', row.account_id)
+    .executeTakeFirstOrThrow();
+  return { key: fromKeyRow(row), account: fromAccountRow(accountRow) };
+}
+
 /** Whether a found key may be used at `now`: active, not expired, and its account active. */
 export function checkKey(found: FoundKey | undefined, now: Date): KeyVerification {
   if (found === undefined) return { ok: false, reason: 'unknown' };

@@ -7,6 +7,7 @@ import {
   showWebhookSecret,
   updateAccount,
 } from '../admin/accounts.js';
+import { CLI_ACTOR } from '../admin/audit.js';
 import { addPack, grantCredits, listPacks, showLedger } from '../admin/balances.js';
 import type { AdminDeps } from '../admin/deps.js';
 import {
@@ -116,7 +117,11 @@ function action<A extends unknown[]>(
     const { database, sqliteBusyTimeoutMs, jobs } = config();
     const store = await openStore(database, { sqliteBusyTimeoutMs });
     try {
-      await run({ db: store.db, clock: systemClock, jobRetentionMs: jobs.retentionMs }, print, ...args);
+      await run(
+        { db: store.db, clock: systemClock, jobRetentionMs: jobs.retentionMs, actor: CLI_ACTOR },
+        print,
+        ...args,
+      );
     } finally {
       await store.close();
     }

@@ -4,11 +4,15 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { ConsoleSessions } from '../admin/sessions.js';
 import { WebcapError } from '../errors.js';
 import { Audit } from './audit.js';
-import { authenticate, keyBeforeBody } from './auth.js';
+import { type AuthDeps, authenticate, keyBeforeBody } from './auth.js';
 import { boundedBody } from './body-bounds.js';
 import { capConnectionsPerClient } from './connection-cap.js';
+import { consoleRoutes } from './console/console.js';
+import { BUILT_CONSOLE_DIR } from './console/front-end.js';
+import { playgroundCaller } from './console/playground.js';
 import type { AppDeps } from './deps.js';
 import { clientError, frameworkError, registerErrorHandling } from './errors.js';
 import { mcpRoutes } from './mcp.js';
@@ -78,6 +82,13 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app);
+  const sessions = new ConsoleSessions(deps.store.db, deps.clock, {
+    idleMs: deps.config.console.sessionIdleMs,
+    maxMs: deps.config.console.sessionMaxMs,
+    signingSecret: deps.signingSecret,
+    adminToken: deps.config.adminToken,
+  });
+  const auth: AuthDeps = { keys: deps.keys, clock: deps.clock, playground: playgroundCaller(deps, sessions) };
   if (deps.config.maxConnectionsPerClient > 0) {
     capConnectionsPerClient(app.server, deps.config.maxConnectionsPerClient);
   }
@@ -103,7 +114,7 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   app.addHook('preParsing', async (request) => {
     const generation = request.routeOptions.config.auth;
     if (generation !== undefined && keyBeforeBody(request, generation)) {
-      request.auth = await authenticate(deps.keys, deps.clock, request, generation);
+      request.auth = await authenticate(auth, request, generation);
     }
   });
   // Fastify reads no body for GET or HEAD; wrapping theirs would keep Node from discarding it.
@@ -114,7 +125,7 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   app.addHook('preValidation', async (request) => {
     const generation = request.routeOptions.config.auth;
     if (generation !== undefined && request.auth === null) {
-      request.auth = await authenticate(deps.keys, deps.clock, request, generation);
+      request.auth = await authenticate(auth, request, generation);
     }
   });
 
@@ -157,5 +168,6 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   if (deps.config.adminToken !== null) {
     await app.register(adminRoutes(deps, deps.config.adminToken), { prefix: '/admin/v1' });
   }
+  await app.register(consoleRoutes(deps, sessions, deps.consoleDir ?? BUILT_CONSOLE_DIR));
   return app;
 }

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { KeyCache } from '../billing/key-cache.js';
+import type { KeyVerification } from '../billing/keys.js';
 import type { Caller } from '../calls/metering.js';
 import type { Clock } from '../clock.js';
 import { WebcapError } from '../errors.js';
@@ -55,13 +56,26 @@ export function presentedKey(
   );
 }
 
+/** The header the console's playground names one of its account's keys with, by id (docs/console.md). */
+const CONSOLE_KEY_HEADER = 'x-webcap-console-key';
+
+/** The key id of a playground call, when the request names one. */
+function consoleKeyOf(request: FastifyRequest): string | undefined {
+  return firstString(request.headers[CONSOLE_KEY_HEADER]);
+}
+
 /**
  * Whether the key that counts is known before the body is read: always on v1, whose key is
- * never in the body, and on the other routes when a key is given in the query or a header,
- * which the body's cannot override. Such a request is authenticated before its body is parsed.
+ * never in the body, on a playground call (its key is named in a header), and on the other routes
+ * when a key is given in the query or a header, which the body's cannot override. Such a request
+ * is authenticated before its body is parsed.
  */
 export function keyBeforeBody(request: FastifyRequest, generation: ApiGeneration): boolean {
-  return generation === 'v1' || presentedKey(request, generation, undefined) !== undefined;
+  return (
+    generation === 'v1' ||
+    consoleKeyOf(request) !== undefined ||
+    presentedKey(request, generation, undefined) !== undefined
+  );
 }
 
 const REJECTIONS = {
@@ -77,23 +91,56 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.auth;
 }
 
+/** The caller of a key's verdict, or the 401/403 the spec gives for it. */
+function callerOfVerdict(result: KeyVerification): Caller {
+  if (!result.ok) throw REJECTIONS[result.reason];
+  return { account: result.account, key: result.key };
+}
+
 /**
  * The caller a presented key stands for at `now`, or the 401/403 the spec gives: the one check of
  * a key, for the REST routes, the MCP endpoint and `webcap mcp` alike.
  */
 export async function callerOfKey(keys: KeyCache, plaintext: string | undefined, now: Date): Promise<Caller> {
   if (plaintext === undefined || plaintext === '') throw REJECTIONS.unknown;
-  const result = await keys.verify(plaintext, now);
-  if (!result.ok) throw REJECTIONS[result.reason];
-  return { account: result.account, key: result.key };
+  return callerOfVerdict(await keys.verify(plaintext, now));
 }
 
-/** Resolves the request's key to its account, or throws the 401/403 the spec gives. */
-export async function authenticate(
+/**
+ * The caller a key of `accountId`, named by its id, stands for at `now`: the playground's calls,
+ * checked as a presented key is (active, unexpired, its account active); another account's key is
+ * unknown (401).
+ */
+export async function callerOfKeyId(
   keys: KeyCache,
-  clock: Clock,
+  keyId: string,
+  accountId: string,
+  now: Date,
+): Promise<Caller> {
+  return callerOfVerdict(await keys.verifyId(keyId, accountId, now));
+}
+
+/** What the key check needs: the keys, the time, and the console session check of a playground call. */
+export interface AuthDeps {
+  readonly keys: KeyCache;
+  readonly clock: Clock;
+  /**
+   * The caller of a playground call naming `keyId` (http/console/playground.ts): the request's
+   * console session (with its CSRF token) for the key's account, then callerOfKeyId.
+   */
+  readonly playground: (request: FastifyRequest, keyId: string) => Promise<Caller>;
+}
+
+/**
+ * Resolves the request's key to its account, or throws the 401/403 the spec gives: the key the
+ * request presents, or, on a playground call, the key its console session names by id.
+ */
+export async function authenticate(
+  deps: AuthDeps,
   request: FastifyRequest,
   generation: ApiGeneration,
 ): Promise<AuthContext> {
-  return callerOfKey(keys, presentedKey(request, generation), clock());
+  const keyId = consoleKeyOf(request);
+  if (keyId !== undefined) return deps.playground(request, keyId);
+  return callerOfKey(deps.keys, presentedKey(request, generation), deps.clock());
 }

@@ -30,4 +30,6 @@ export interface AppDeps {
   readonly jobs: Jobs;
   /** The render pool's state, for /readyz. */
   readonly renderPool: () => PoolState;
+  /** Where the console's built front end is (index.html, assets/); default: dist/console. */
+  readonly consoleDir?: string;
 }

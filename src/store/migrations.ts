@@ -220,6 +220,106 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('jobs_webhook_due').on('jobs').column('webhook_next_at').execute();
     },
   },
+  '008_console': {
+    async up(db: Kysely<unknown>) {
+      // The console's people, sessions, invitations, sign-in failures and the audit log
+      // (docs/console.md), and the indexes its lists and daily totals read by account and time.
+      await db.schema
+        .createTable('console_users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.references('accounts.id'))
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('active', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('last_sign_in_at', 'text')
+        .execute();
+      await db.schema.createIndex('console_users_account').on('console_users').column('account_id').execute();
+      await db.schema
+        .createTable('console_sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.references('console_users.id').onDelete('cascade'))
+        .addColumn('admin_token_digest', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_seen_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('console_sessions_user').on('console_sessions').column('user_id').execute();
+      await db.schema
+        .createIndex('console_sessions_expiry')
+        .on('console_sessions')
+        .column('expires_at')
+        .execute();
+      await db.schema
+        .createTable('console_invitations')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('accepted_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('console_invitations_account')
+        .on('console_invitations')
+        .columns(['account_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createTable('console_sign_in_failures')
+        .addColumn('subject', 'text', (c) => c.primaryKey())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('first_failed_at', 'text', (c) => c.notNull())
+        .addColumn('locked_until', 'text')
+        .execute();
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('actor_kind', 'text', (c) => c.notNull())
+        .addColumn('actor_id', 'text')
+        .addColumn('actor_email', 'text')
+        .addColumn('account_id', 'text')
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('target', 'text')
+        .addColumn('ip', 'text')
+        .addColumn('detail', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('audit_log_time').on('audit_log').columns(['created_at', 'id']).execute();
+      await db.schema
+        .createIndex('audit_log_account')
+        .on('audit_log')
+        .columns(['account_id', 'created_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('audit_log_action')
+        .on('audit_log')
+        .columns(['action', 'created_at', 'id'])
+        .execute();
+      // The request log was read by time only (the stats); the console lists and totals it per
+      // account and per key, newest first.
+      await db.schema
+        .createIndex('request_log_account')
+        .on('request_log')
+        .columns(['account_id', 'created_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('request_log_key')
+        .on('request_log')
+        .columns(['key_id', 'created_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('jobs_account')
+        .on('jobs')
+        .columns(['account_id', 'created_at', 'id'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

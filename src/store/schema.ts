@@ -159,6 +159,78 @@ export interface JobsTable {
   webhook_next_at: string | null;
 }
 
+export type ConsoleRole = 'owner' | 'member' | 'operator';
+
+/** A person who signs in to the console: an account's owner or member, or an operator (no account). */
+export interface ConsoleUsersTable {
+  id: string;
+  /** Null for operators. */
+  account_id: string | null;
+  /** Lower case; unique. */
+  email: string;
+  name: string;
+  role: ConsoleRole;
+  /** argon2id, in its PHC string form (admin/passwords.ts). */
+  password_hash: string;
+  active: number;
+  created_at: string;
+  updated_at: string;
+  last_sign_in_at: string | null;
+}
+
+/** A signed-in console session; the cookie's token is never stored, only its SHA-256. */
+export interface ConsoleSessionsTable {
+  /** SHA-256 of the session token, hex. */
+  id: string;
+  /** Null for a session opened with WEBCAP_ADMIN_TOKEN. */
+  user_id: string | null;
+  /** For an admin-token session: a keyed digest of the token it was opened with, so that changing the token ends it. */
+  admin_token_digest: string | null;
+  created_at: string;
+  /** Written at most once a minute: the idle expiry counts from it. */
+  last_seen_at: string;
+  /** The absolute end, CONSOLE_SESSION_MAX_HOURS after sign-in. */
+  expires_at: string;
+}
+
+/** A one-time invitation to join an account; only the SHA-256 of its token is stored. */
+export interface ConsoleInvitationsTable {
+  id: string;
+  token_hash: string;
+  account_id: string;
+  email: string;
+  role: ConsoleRole;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+}
+
+/** Failed sign-ins per subject (`email:<address>` or `ip:<address>`), for the lockout. */
+export interface ConsoleSignInFailuresTable {
+  subject: string;
+  /** Failures in a row (an email) or within the window (an address). */
+  failures: number;
+  /** When the counted run of failures began. */
+  first_failed_at: string;
+  locked_until: string | null;
+}
+
+/** Who did what (docs/console.md, "Audit log"); never a password, key or token in `detail`. */
+export interface AuditLogTable {
+  id: string;
+  created_at: string;
+  actor_kind: 'user' | 'admin_token' | 'admin_api' | 'cli';
+  actor_id: string | null;
+  actor_email: string | null;
+  account_id: string | null;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  /** JSON object. */
+  detail: string;
+}
+
 /** Process-wide values shared through the database; written once, read by every process. */
 export interface SettingsTable {
   key: string;
@@ -177,4 +249,9 @@ export interface DatabaseSchema {
   request_stats: RequestStatsTable;
   jobs: JobsTable;
   settings: SettingsTable;
+  console_users: ConsoleUsersTable;
+  console_sessions: ConsoleSessionsTable;
+  console_invitations: ConsoleInvitationsTable;
+  console_sign_in_failures: ConsoleSignInFailuresTable;
+  audit_log: AuditLogTable;
 }

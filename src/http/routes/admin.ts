@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import {
   createAccount,
@@ -8,6 +9,7 @@ import {
   showWebhookSecret,
   updateAccount,
 } from '../../admin/accounts.js';
+import { adminApiActor } from '../../admin/audit.js';
 import { addPack, grantCredits, listPacks, showLedger } from '../../admin/balances.js';
 import type { AdminDeps } from '../../admin/deps.js';
 import {
@@ -120,11 +122,13 @@ const CreditGrant = Type.Object(
 /** The operator API under /admin/v1, behind `Authorization: Bearer $WEBCAP_ADMIN_TOKEN`: src/admin's operations over HTTP. */
 export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTypebox {
   const check = bearerCheck(token, 'admin token');
-  const admin: AdminDeps = {
+  // Each request acts as the admin API from its client's address, for the audit log.
+  const admin = (request: FastifyRequest): AdminDeps => ({
     db: deps.store.db,
     clock: deps.clock,
     jobRetentionMs: deps.config.jobs.retentionMs,
-  };
+    actor: adminApiActor(request.ip),
+  });
   return async (app) => {
     app.addHook('onRequest', async (request) => {
       check(request);
@@ -152,7 +156,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       },
       async (request, reply) => {
         const body = request.body;
-        const account = await createAccount(admin, {
+        const account = await createAccount(admin(request), {
           name: body.name,
           slug: body.slug,
           monthlyQuota: body.monthly_quota,
@@ -174,13 +178,13 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           response: { 200: Type.Object({ accounts: Type.Array(AccountJsonSchema) }), ...read },
         },
       },
-      async () => ({ accounts: (await listAccounts(admin)).map(accountJson) }),
+      async (request) => ({ accounts: (await listAccounts(admin(request))).map(accountJson) }),
     );
 
     app.get(
       '/accounts/:slug',
       { schema: { tags, security, params: SlugParams, response: { 200: AccountJsonSchema, ...readOne } } },
-      async (request) => accountJson(await showAccount(admin, request.params.slug)),
+      async (request) => accountJson(await showAccount(admin(request), request.params.slug)),
     );
     // The account's webhook signing secret (docs/jobs.md): shown to the operator, who hands it to
     // the account's owner, and rotated on demand.
@@ -194,14 +198,14 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           response: { 200: WebhookSecretJsonSchema, ...readOne },
         },
       },
-      async (request) => webhookSecretJson(await showWebhookSecret(admin, request.params.slug)),
+      async (request) => webhookSecretJson(await showWebhookSecret(admin(request), request.params.slug)),
     );
     app.post(
       '/accounts/:slug/webhook-secret/rotate',
       {
         schema: { tags, security, params: SlugParams, response: { 200: WebhookSecretJsonSchema, ...write } },
       },
-      async (request) => webhookSecretJson(await rotateWebhookSecret(admin, request.params.slug)),
+      async (request) => webhookSecretJson(await rotateWebhookSecret(admin(request), request.params.slug)),
     );
 
     app.patch(
@@ -217,7 +221,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       },
       async (request) => {
         const body = request.body;
-        const account = await updateAccount(admin, request.params.slug, {
+        const account = await updateAccount(admin(request), request.params.slug, {
           name: body.name,
           active: body.active,
           statsEnabled: body.stats_enabled,
@@ -243,7 +247,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       },
       async (request, reply) => {
         const body = request.body;
-        const pack = await addPack(admin, {
+        const pack = await addPack(admin(request), {
           accountSlug: request.params.slug,
           total: body.total,
           title: body.title,
@@ -263,7 +267,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           response: { 200: Type.Object({ packs: Type.Array(PackJsonSchema) }), ...readOne },
         },
       },
-      async (request) => ({ packs: (await listPacks(admin, request.params.slug)).map(packJson) }),
+      async (request) => ({ packs: (await listPacks(admin(request), request.params.slug)).map(packJson) }),
     );
 
     app.post(
@@ -279,7 +283,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       },
       async (request, reply) => {
         const { amount, note } = request.body;
-        const grant = await grantCredits(admin, { accountSlug: request.params.slug, amount, note });
+        const grant = await grantCredits(admin(request), { accountSlug: request.params.slug, amount, note });
         return reply.code(201).send(grantJson(grant));
       },
     );
@@ -295,7 +299,8 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           response: { 200: LedgerJsonSchema, ...readOne },
         },
       },
-      async (request) => ledgerJson(await showLedger(admin, request.params.slug, request.query.limit ?? 100)),
+      async (request) =>
+        ledgerJson(await showLedger(admin(request), request.params.slug, request.query.limit ?? 100)),
     );
 
     app.post(
@@ -303,7 +308,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       { schema: { tags, security, body: KeyCreate, response: { 201: CreatedKeyJsonSchema, ...write } } },
       async (request, reply) => {
         const body = request.body;
-        const created = await createKey(admin, {
+        const created = await createKey(admin(request), {
           accountSlug: body.account,
           alias: body.alias,
           category: body.category,
@@ -325,14 +330,14 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
         },
       },
       async (request) => ({
-        keys: (await listKeys(admin, { accountSlug: request.query.account })).map(keyJson),
+        keys: (await listKeys(admin(request), { accountSlug: request.query.account })).map(keyJson),
       }),
     );
 
     app.get(
       '/keys/:id',
       { schema: { tags, security, params: KeyParams, response: { 200: KeyJsonSchema, ...readOne } } },
-      async (request) => keyJson(await showKey(admin, request.params.id)),
+      async (request) => keyJson(await showKey(admin(request), request.params.id)),
     );
 
     app.patch(
@@ -348,7 +353,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       },
       async (request) => {
         const body = request.body;
-        const record = await updateKey(admin, request.params.id, {
+        const record = await updateKey(admin(request), request.params.id, {
           alias: body.alias,
           category: body.category,
           active: body.active,
@@ -362,7 +367,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
     app.post(
       '/keys/:id/revoke',
       { schema: { tags, security, params: KeyParams, response: { 200: KeyJsonSchema, ...write } } },
-      async (request) => keyJson(await revokeKey(admin, request.params.id)),
+      async (request) => keyJson(await revokeKey(admin(request), request.params.id)),
     );
   };
 }

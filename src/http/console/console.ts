@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { ConsoleSessions } from '../../admin/sessions.js';
+import { WebcapError } from '../../errors.js';
+import type { AppDeps } from '../deps.js';
+import { consoleAccessHook } from './access.js';
+import { consoleHeaders, frontEndRoutes } from './front-end.js';
+import { sessionRoutes } from './session.js';
+
+/**
+ * The console (docs/console.md): its API under /console/api, cookie-authenticated and hidden
+ * from /openapi.json (it is the console's, not a public API), and its built front end under
+ * /console. Every route states who may call it (`config.console`); access.ts checks it, once.
+ */
+export function consoleRoutes(deps: AppDeps, sessions: ConsoleSessions, frontEndDir: string) {
+  return async (app: FastifyInstance): Promise<void> => {
+    app.decorateRequest('consoleSignIn', null);
+    const headers = consoleHeaders(deps.config.publicBaseUrl);
+    app.addHook('onRequest', async (request, reply) => {
+      reply.headers(headers);
+      // Answers about a person's session and account are never kept by a cache.
+      if (request.url.startsWith('/console/api/')) reply.header('cache-control', 'no-store');
+    });
+    app.addHook('onRequest', consoleAccessHook(deps, sessions));
+    await app.register(sessionRoutes(deps, sessions));
+    // An unknown API path is a JSON 404, not the front end's page.
+    app.all('/console/api/*', { schema: { hide: true } }, async () => {
+      throw new WebcapError('not_found');
+    });
+    await frontEndRoutes(app, frontEndDir);
+  };
+}
