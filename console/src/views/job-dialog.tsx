@@ -1,3 +1,4 @@
+import { useEffect } from 'preact/hooks';
 import { api } from '../api/api-client.ts';
 import type { JobRecord, WebhookAttempt } from '../api/types.ts';
 import { formatSpan, formatTime } from '../app/format.ts';
@@ -7,6 +8,9 @@ import { JsonView } from '../components/json-view.tsx';
 import { Loaded } from '../components/load-state.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { jobTone } from './job-status.ts';
+
+/** How often a job that has not ended is read again. */
+const POLL_MS = 1500;
 
 /** The image a capture job's result shows: its hosted link, or its base64. */
 function resultImage(result: unknown): { src: string; pdf: boolean } | null {
@@ -53,6 +57,13 @@ export function WebhookAttempts({ attempts }: { readonly attempts: readonly Webh
 /** One job's record: timings, error, webhook attempts, and its result (the image shown, the JSON viewable). */
 export function JobDialog({ jobId, onClose }: { readonly jobId: string; readonly onClose: () => void }) {
   const job = useLoad(() => api<JobRecord>('GET', `/jobs/${encodeURIComponent(jobId)}`), [jobId]);
+  const ongoing = job.state === 'ready' && (job.data.status === 'queued' || job.data.status === 'running');
+  // A job that has not ended is read again until it has, so the dialog shows it complete.
+  useEffect(() => {
+    if (!ongoing) return;
+    const timer = setTimeout(() => void job.reload(), POLL_MS);
+    return () => clearTimeout(timer);
+  });
   return (
     <Dialog title={`Job ${jobId}`} onClose={onClose} wide>
       <Loaded load={job}>

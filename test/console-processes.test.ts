@@ -1,0 +1,384 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FixtureServer, startFixtureServer } from './helpers/chromium.js';
+import { processSetup, type ServerProcess, startServer } from './helpers/cli.js';
+import {
+  answerTo,
+  choose,
+  click,
+  field,
+  fill,
+  hasControl,
+  launchBrowser,
+  newPage,
+  type PageLog,
+  pageTraces,
+  screenshot,
+  settled,
+  waitForText,
+} from './helpers/console-page.js';
+
+/*
+ * The console end to end (issue 23's "Done when"): a real `webcap serve` on SQLite, Debian's
+ * Chromium driving the built front end as the operator, an owner and a member would, the page to
+ * capture served by the test on 127.0.0.1 (the only private address the service may reach).
+ * Each view is saved as a screenshot at desktop and phone width in test-results/console/.
+ */
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ADMIN_TOKEN = 'console-test-admin-token-0123456789';
+const OWNER = { email: 'ana@example.com', name: 'Ana Lima', password: 'correct horse battery' };
+const MEMBER = { email: 'bruno@example.com', name: 'Bruno Costa', password: 'member password 42' };
+
+describe('the console in a browser', () => {
+  let fixture: FixtureServer;
+  let server: ServerProcess;
+  let browser: Browser;
+  const log: PageLog = { urls: [], errors: [] };
+  /** Every API key shown by the console: none may appear anywhere but in its one-time display. */
+  const keys: string[] = [];
+  let operator: Page;
+  let owner: Page;
+  let member: Page;
+
+  const url = (pathname: string) => `${server.url}${pathname}`;
+
+  async function open(page: Page, pathname: string): Promise<void> {
+    await page.goto(url(pathname));
+    await settled(page);
+  }
+
+  async function signIn(page: Page, who: { email: string; password: string }): Promise<void> {
+    await open(page, '/console/');
+    await fill(page, 'Email', who.email);
+    await fill(page, 'Password', who.password);
+    const answer = await answerTo(page, 'POST', '/console/api/session', () => click(page, 'Sign in'));
+    expect(answer.status()).toBe(200);
+    await page.waitForSelector('nav[aria-label="Sections"]');
+    await settled(page);
+  }
+
+  /** Opens the view again until `check` holds on it: the request log is written in batches, off the request path. */
+  async function until(page: Page, pathname: string, check: () => Promise<boolean>): Promise<void> {
+    await open(page, pathname);
+    while (!(await check())) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await open(page, pathname);
+    }
+  }
+
+  beforeAll(async () => {
+    fixture = await startFixtureServer();
+    const { env } = processSetup('sqlite', ADMIN_TOKEN, {
+      WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${fixture.port}`,
+      KEY_CACHE_TTL_MS: '0',
+    });
+    server = await startServer(env);
+    browser = await launchBrowser();
+    fs.rmSync(path.join(ROOT, 'test-results/console'), { recursive: true, force: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await fixture?.close();
+  });
+
+  it('is served as built files under a strict CSP, with no inline script or style', async () => {
+    const html = fs.readFileSync(path.join(ROOT, 'dist/console/index.html'), 'utf8');
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/<style|\sstyle=/);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    const page = await fetch(url('/console/keys'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(url(script ?? ''));
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('lets the operator sign in with the admin token, create an account and its owner, and see the system', async () => {
+    operator = await newPage(browser, log);
+    await open(operator, '/console/');
+    await screenshot(operator, 'sign-in');
+    await click(operator, 'Operator? Sign in with the admin token');
+    await fill(operator, 'Admin token', ADMIN_TOKEN);
+    await click(operator, 'Sign in');
+    await waitForText(operator, 'Every account on this service.');
+    await settled(operator);
+    await screenshot(operator, 'operator-accounts');
+
+    await click(operator, 'Create account');
+    await fill(operator, 'Name', 'Acme');
+    await fill(operator, 'Slug', 'acme');
+    await fill(operator, 'Monthly quota', '100');
+    await (await field(operator, 'Stats feature (GET /v1/stats and the Health view)')).click();
+    await screenshot(operator, 'operator-create-account');
+    const created = await answerTo(operator, 'POST', '/console/api/operator/accounts', () =>
+      click(operator, 'Create account'),
+    );
+    expect(created.status()).toBe(201);
+    await waitForText(operator, 'Plan and caps');
+    await settled(operator);
+
+    await click(operator, 'Add a console user');
+    await fill(operator, 'Email', OWNER.email);
+    await fill(operator, 'Name', OWNER.name);
+    await choose(operator, 'Role', 'owner');
+    await fill(operator, 'Password', OWNER.password);
+    const user = await answerTo(operator, 'POST', '/console/api/operator/accounts/acme/users', () =>
+      click(operator, 'Add user'),
+    );
+    expect(user.status()).toBe(201);
+    await operator.waitForSelector(`tr[data-user-email="${OWNER.email}"]`);
+    await screenshot(operator, 'operator-account');
+
+    for (const [pathname, name, text] of [
+      ['/console/operator/health', 'operator-health', 'Render pool'],
+      ['/console/operator/audit', 'operator-audit', 'account.create'],
+    ] as const) {
+      await open(operator, pathname);
+      await waitForText(operator, text);
+      await screenshot(operator, name);
+    }
+  });
+
+  it('signs the owner in, shows a new key once, and never again', async () => {
+    owner = await newPage(browser, log);
+    await signIn(owner, OWNER);
+    expect(owner.url()).toBe(url('/console/keys'));
+    await waitForText(owner, 'No keys yet');
+    await screenshot(owner, 'keys-empty');
+
+    await click(owner, 'Create key');
+    await fill(owner, 'Alias', 'playground');
+    await choose(owner, 'Category', 'test');
+    await screenshot(owner, 'key-create');
+    const made = await answerTo(owner, 'POST', '/console/api/keys', () => click(owner, 'Create key'));
+    expect(made.status()).toBe(201);
+    const shown = await owner.waitForSelector('#new-key');
+    const key = (await shown?.evaluate((input) => (input as HTMLInputElement).value)) ?? '';
+    expect(key).toMatch(/^wc_test_/);
+    keys.push(key);
+    await screenshot(owner, 'key-created');
+
+    await click(owner, 'I have copied it');
+    await owner.waitForSelector('#new-key', { hidden: true });
+    await owner.waitForSelector('tr[data-key-id]');
+    expect(await pageTraces(owner)).not.toContain(key);
+    await owner.reload();
+    await settled(owner);
+    expect(await pageTraces(owner)).not.toContain(key);
+    await screenshot(owner, 'keys');
+
+    // The key works as any key does.
+    const usage = await fetch(url('/v1/usage'), { headers: { 'x-api-key': key } });
+    expect(usage.status).toBe(200);
+  });
+
+  it('makes a billed capture from the playground, and usage and the request log show it', async () => {
+    await open(owner, '/console/usage');
+    await owner.waitForSelector('[data-testid="remaining"]');
+    expect(await owner.$eval('[data-testid="remaining"]', (element) => element.textContent)).toBe('100');
+    await screenshot(owner, 'usage-before');
+
+    await open(owner, '/console/playground');
+    await choose(owner, 'Endpoint', 'GET /v1/capture');
+    await fill(owner, 'url (required)', fixture.url('/capture.html'));
+    await waitForText(owner, 'Billed:');
+    const answer = await answerTo(owner, 'GET', '/v1/capture', () => click(owner, 'Run GET /v1/capture'));
+    expect(answer.status()).toBe(200);
+    expect(answer.request().headers()['x-webcap-console-key']).toMatch(/^key_/);
+    expect(answer.request().headers()['x-csrf-token']).toBeTruthy();
+    const image = await owner.waitForSelector('img.result-image');
+    await owner.waitForFunction((img) => img?.complete === true && img.naturalWidth > 0, {}, image);
+    await waitForText(owner, 'curl -s -H "x-api-key: $WEBCAP_API_KEY"');
+    await waitForText(owner, "import { Webcap } from '@webcap/sdk'");
+    await waitForText(owner, 'npx webcap capture');
+    await screenshot(owner, 'playground');
+
+    await until(
+      owner,
+      '/console/usage',
+      async () => (await owner.$eval('[data-testid="remaining"]', (e) => e.textContent)) === '99',
+    );
+    await until(owner, '/console/usage', () =>
+      owner.$$eval('[data-testid="request-log"] tbody tr', (rows) =>
+        rows.some(
+          (row) => row.textContent?.includes('/v1/capture') === true && row.textContent.includes('200'),
+        ),
+      ),
+    );
+    await screenshot(owner, 'usage');
+  });
+
+  it('runs an async job from the playground and watches it complete in Jobs', async () => {
+    await open(owner, '/console/playground');
+    await choose(owner, 'Endpoint', 'GET /v1/capture');
+    await fill(owner, 'url (required)', fixture.url('/capture.html'));
+    await click(owner, 'More parameters');
+    await choose(owner, 'is_async', 'true');
+    const answer = await answerTo(owner, 'GET', '/v1/capture', () => click(owner, 'Run GET /v1/capture'));
+    expect(answer.status()).toBe(202);
+    await click(owner, 'follow it in Jobs');
+    await owner.waitForSelector('dialog[open]');
+    await owner.waitForFunction(
+      () => document.querySelector('dialog[open] .badge')?.textContent === 'completed',
+    );
+    const image = await owner.waitForSelector('dialog[open] img.result-image');
+    await owner.waitForFunction((img) => img?.complete === true && img.naturalWidth > 0, {}, image);
+    await screenshot(owner, 'job');
+    await click(owner, 'Close');
+    await owner.waitForSelector('dialog[open]', { hidden: true });
+    await owner.waitForFunction(
+      () => document.querySelector('[data-testid="jobs"] .badge')?.textContent === 'completed',
+    );
+    await click(owner, 'Show secret');
+    await owner.waitForSelector('#webhook-secret');
+    await screenshot(owner, 'jobs');
+    await click(owner, 'Hide secret');
+  });
+
+  it('shows health, the audit log and the account page', async () => {
+    await open(owner, '/console/health');
+    await owner.waitForSelector('[data-engine="capture"]');
+    await screenshot(owner, 'health');
+    await open(owner, '/console/audit');
+    await waitForText(owner, 'key.create');
+    await screenshot(owner, 'audit');
+    await open(owner, '/console/account');
+    await waitForText(owner, 'Change your password');
+    await screenshot(owner, 'account');
+  });
+
+  it('lets an owner invite a member, who cannot do owner things in the page or through the API', async () => {
+    await open(owner, '/console/team');
+    await click(owner, 'Invite someone');
+    await fill(owner, 'Email', MEMBER.email);
+    await choose(owner, 'Role', 'member');
+    await click(owner, 'Make the invitation link');
+    const link = await owner.waitForSelector('#invite-url');
+    const inviteUrl = (await link?.evaluate((input) => (input as HTMLInputElement).value)) ?? '';
+    expect(inviteUrl).toMatch(/\/console\/invite\/[^/]+$/);
+    await screenshot(owner, 'team-invite');
+    await click(owner, 'Done');
+    await settled(owner);
+    await screenshot(owner, 'team');
+
+    member = await newPage(browser, log);
+    await member.goto(url(new URL(inviteUrl).pathname));
+    await settled(member);
+    await waitForText(member, 'Join Acme');
+    await fill(member, 'Your name', MEMBER.name);
+    await fill(member, 'Choose a password', MEMBER.password);
+    await fill(member, 'The password again', MEMBER.password);
+    await screenshot(member, 'invite');
+    await click(member, 'Join and sign in');
+    await member.waitForSelector('nav[aria-label="Sections"]');
+    await settled(member);
+
+    expect(await hasControl(member, 'Create key')).toBe(false);
+    expect(await hasControl(member, 'Deactivate')).toBe(false);
+    expect(await hasControl(member, 'Team')).toBe(false);
+    await screenshot(member, 'member-keys');
+    await open(member, '/console/jobs');
+    expect(await hasControl(member, 'Show secret')).toBe(false);
+    await open(member, '/console/team');
+    await waitForText(member, 'Only the account’s owners can open this section.');
+    await screenshot(member, 'member-team');
+
+    const refused = await member.evaluate(async () => {
+      const session = (await (await fetch('/console/api/session')).json()) as { csrf_token: string };
+      const headers = { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token };
+      const attempts = [
+        fetch('/console/api/keys', { method: 'POST', headers, body: '{}' }),
+        fetch('/console/api/webhook-secret', { headers }),
+        fetch('/console/api/users', { headers }),
+        fetch('/console/api/invites', {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ email: 'x@example.com', role: 'owner' }),
+        }),
+      ];
+      return Promise.all(attempts.map(async (attempt) => (await attempt).status));
+    });
+    expect(refused).toEqual([403, 403, 403, 403]);
+  });
+
+  it('refuses a state change without the CSRF token, from the page and from elsewhere with the cookie', async () => {
+    const inPage = await owner.evaluate(async () => {
+      const answer = await fetch('/console/api/keys', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      return { status: answer.status, body: (await answer.json()) as { error: string } };
+    });
+    expect(inPage).toEqual({ status: 403, body: { error: 'Forbidden: CSRF token missing or wrong' } });
+
+    const cookie = (await owner.browserContext().cookies()).find((c) => c.name === 'webcap_session');
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.sameSite).toBe('Strict');
+    const headers = { cookie: `webcap_session=${cookie?.value}`, 'content-type': 'application/json' };
+    const keysAnswer = await fetch(url('/console/api/keys'), { method: 'POST', headers, body: '{}' });
+    expect(keysAnswer.status).toBe(403);
+    const keyId = await owner.evaluate(
+      async () =>
+        ((await (await fetch('/console/api/keys')).json()) as { items: { id: string }[] }).items[0]?.id ?? '',
+    );
+    const playgroundCall = await fetch(url('/v1/usage'), {
+      headers: { cookie: `webcap_session=${cookie?.value}`, 'x-webcap-console-key': keyId },
+    });
+    expect(playgroundCall.status).toBe(403);
+  });
+
+  it('deactivates the key from Keys, and the API answers it 401', async () => {
+    await open(owner, '/console/keys');
+    const answer = await answerTo(
+      owner,
+      'PATCH',
+      `/console/api/keys/${await owner.$eval('tr[data-key-id]', (row) => row.getAttribute('data-key-id'))}`,
+      () => click(owner, 'Deactivate'),
+    );
+    expect(answer.status()).toBe(200);
+    await owner.waitForFunction(
+      () => document.querySelector('tr[data-key-id] .badge')?.textContent === 'inactive',
+    );
+    await screenshot(owner, 'keys-deactivated');
+    const refused = await fetch(url('/v1/usage'), { headers: { 'x-api-key': keys[0] ?? '' } });
+    expect(refused.status).toBe(401);
+  });
+
+  it('never put a key in a URL the pages asked for, and met no CSP refusal or script error', () => {
+    expect(keys).toHaveLength(1);
+    for (const key of keys) expect(log.urls.filter((u) => u.includes(key))).toEqual([]);
+    expect(log.urls.filter((u) => /x_api_key|access_key/.test(u))).toEqual([]);
+    expect(log.errors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
+  });
+
+  it('slows brute force: five wrong passwords lock the email, even the right one is refused', async () => {
+    const attacker = await newPage(browser, log);
+    await open(attacker, '/console/');
+    await fill(attacker, 'Email', OWNER.email);
+    await fill(attacker, 'Password', 'not the password');
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const answer = await answerTo(attacker, 'POST', '/console/api/session', () =>
+        click(attacker, 'Sign in'),
+      );
+      expect(answer.status()).toBe(401);
+      await waitForText(attacker, 'email or password is wrong');
+    }
+    await fill(attacker, 'Password', OWNER.password);
+    const locked = await answerTo(attacker, 'POST', '/console/api/session', () => click(attacker, 'Sign in'));
+    expect(locked.status()).toBe(401);
+    expect(locked.headers()['retry-after']).toBeDefined();
+    await waitForText(attacker, 'too many failed sign-ins; try again later');
+    await screenshot(attacker, 'sign-in-locked');
+  });
+});
