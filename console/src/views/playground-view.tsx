@@ -24,6 +24,9 @@ import {
 import { OperationFields } from '../playground/operation-form.tsx';
 import { type CallAnswer, runCall } from '../playground/run-call.ts';
 
+/** The operation shown first: what most people come to try. */
+const DEFAULT_OPERATION = 'GET /v1/capture';
+
 /** Free endpoints: the rest are billed. */
 const FREE = new Set(['/v1/usage', '/v1/stats']);
 
@@ -67,7 +70,9 @@ function Playground({
   readonly keys: readonly ConsoleKey[];
 }) {
   const session = useSession();
-  const [operationId, setOperationId] = useState(operations[0]?.id ?? '');
+  const [operationId, setOperationId] = useState(
+    (operations.find((o) => o.id === DEFAULT_OPERATION) ?? operations[0])?.id ?? '',
+  );
   const [keyId, setKeyId] = useState(keys[0]?.id ?? '');
   const [valuesById, setValuesById] = useState<Record<string, FormValues>>({});
   const [invalid, setInvalid] = useState<string | null>(null);
@@ -126,7 +131,9 @@ function Playground({
               setInvalid(null);
               action.clearError();
             }}
-            options={operations.map((o) => [o.id, `${o.id} — ${o.summary}`] as const)}
+            options={operations.map(
+              (o) => [o.id, o.summary === o.path ? o.id : `${o.id} — ${o.summary}`] as const,
+            )}
           />
           <SelectInput
             label="Key"
