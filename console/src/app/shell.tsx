@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 import { navFor } from './nav-items.ts';
 import { Link } from './router.tsx';
 import { useSession } from './session-context.ts';
@@ -8,6 +9,18 @@ export function Shell({ path, children }: { readonly path: string; readonly chil
   const value = useSession();
   const { user } = value.session;
   const items = navFor(user.role);
+  const main = useRef<HTMLElement>(null);
+  const first = useRef(true);
+  const section = items.find((item) => path === item.path || path.startsWith(`${item.path}/`))?.path ?? path;
+  // Going to another section moves focus to the new view, as a page load would put it at the top;
+  // within a section (a job's dialog opened and closed) focus stays where the dialog returns it.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    main.current?.focus();
+  }, [section]);
   return (
     <div class="shell">
       <a class="skip-link" href="#main">
@@ -45,7 +58,7 @@ export function Shell({ path, children }: { readonly path: string; readonly chil
           })}
         </ul>
       </nav>
-      <main id="main" class="content" tabIndex={-1}>
+      <main id="main" class="content" tabIndex={-1} ref={main}>
         {children}
       </main>
     </div>
