@@ -90,14 +90,16 @@ export class HttpDrain {
         });
       }
     });
-    // From the signal on, every answer ends its connection (those of calls in flight included):
-    // no connection is left kept-alive by an answer of the drain, so that fewer are idle when the
-    // listener closes and the server's close completes when the last call has answered. A call
-    // ended past the grace fails however the engine's closing made it fail (a page that "could
-    // not be loaded" once its browser is gone): it says what happened instead, unbilled.
+    // Every answer once the listener is closed ends its connection (those of calls in flight
+    // included), so that the server's close completes when the last call has answered; the client
+    // then finds the port refusing and goes elsewhere. Not before: during the drain delay a client
+    // told to close would connect again to this listener, and a connection still waiting to be
+    // accepted when the listener closes is reset by the kernel. A call ended past the grace fails
+    // however the engine's closing made it fail (a page that "could not be loaded" once its
+    // browser is gone): it says what happened instead, unbilled.
     const shuttingDown = errorResponse(new WebcapError('unavailable', 'the server is shutting down'));
     app.addHook('onSend', async (_request, reply, payload) => {
-      if (this.current === 'serving') return payload;
+      if (this.current !== 'closed') return payload;
       reply.header('connection', 'close');
       if (!this.cut || reply.statusCode < 400) return payload;
       reply
@@ -108,7 +110,7 @@ export class HttpDrain {
     });
   }
 
-  /** /readyz answers 503 from now on; everything else is still served, each answer closing its connection. */
+  /** /readyz answers 503 from now on; everything else is still served. */
   begin(): void {
     if (this.current === 'serving') this.current = 'draining';
   }
