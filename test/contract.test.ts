@@ -142,6 +142,13 @@ describe('the response contract of /openapi.json', () => {
       declared,
       `${op} answered ${res.statusCode}, which it does not document: ${res.body.slice(0, 300)}`,
     ).toBeDefined();
+    if (res.statusCode === 204) {
+      // No Content: nothing declared, nothing sent.
+      expect(declared.content, `${op} 204 declares a body`).toBeUndefined();
+      expect(res.body, `${op} 204 sent a body`).toBe('');
+      seen.set(op, new Set([...(seen.get(op) ?? []), 204]));
+      return;
+    }
     const contentType = String(res.headers['content-type'] ?? '');
     const mediaType = contentType.split(';')[0]?.trim() ?? '';
     const content = declared.content ?? {};
@@ -711,6 +718,193 @@ describe('the response contract of /openapi.json', () => {
         status: 404,
       },
     ];
+    // Console users and the audit log (docs/console.md).
+    let ownerId = '';
+    let memberId = '';
+    const user = (payload: object): InjectOptions => ({
+      method: 'POST',
+      url: '/admin/v1/users',
+      headers: json,
+      payload,
+    });
+    cases.push(
+      {
+        op: 'POST /admin/v1/users',
+        request: () => user({ email: 'owner@acme.example', role: 'owner', account: 'acme' }),
+        status: 201,
+      },
+      {
+        op: 'POST /admin/v1/users',
+        request: () =>
+          user({
+            email: 'member@acme.example',
+            role: 'member',
+            account: 'acme',
+            password: 'a member password',
+          }),
+        status: 201,
+      },
+      {
+        op: 'POST /admin/v1/users',
+        request: () => user({ email: 'owner@acme.example', role: 'owner', account: 'acme' }),
+        status: 409,
+      },
+      {
+        op: 'POST /admin/v1/users',
+        request: () => user({ email: 'x@acme.example', role: 'owner' }),
+        status: 400,
+      },
+      {
+        op: 'POST /admin/v1/users',
+        request: () => user({ email: 'x@acme.example', role: 'owner', account: 'nobody' }),
+        status: 404,
+      },
+      {
+        op: 'POST /admin/v1/users',
+        request: () => ({ ...user({}), payload: JSON.stringify({ email: 'x'.repeat(70_000) }) }),
+        status: 413,
+      },
+      {
+        op: 'GET /admin/v1/users',
+        request: () => ({ url: '/admin/v1/users?account=acme', headers: admin }),
+        status: 200,
+      },
+      {
+        op: 'GET /admin/v1/users',
+        request: () => ({ url: '/admin/v1/users?account=nobody', headers: admin }),
+        status: 404,
+      },
+      {
+        op: 'GET /admin/v1/users',
+        request: () => ({ url: `/admin/v1/users?account=${'x'.repeat(65)}`, headers: admin }),
+        status: 400,
+      },
+      {
+        op: 'PATCH /admin/v1/users/{id}',
+        request: () => ({
+          method: 'PATCH',
+          url: `/admin/v1/users/${ownerId}`,
+          headers: json,
+          payload: { name: 'Olga' },
+        }),
+        status: 200,
+      },
+      {
+        op: 'PATCH /admin/v1/users/{id}',
+        request: () => ({
+          method: 'PATCH',
+          url: `/admin/v1/users/${ownerId}`,
+          headers: json,
+          payload: { role: 'member' },
+        }),
+        status: 409,
+      },
+      {
+        op: 'PATCH /admin/v1/users/{id}',
+        request: () => ({
+          method: 'PATCH',
+          url: `/admin/v1/users/${ownerId}`,
+          headers: json,
+          payload: { role: 'king' },
+        }),
+        status: 400,
+      },
+      {
+        op: 'PATCH /admin/v1/users/{id}',
+        request: () => ({
+          method: 'PATCH',
+          url: '/admin/v1/users/nouser',
+          headers: json,
+          payload: { name: 'x' },
+        }),
+        status: 404,
+      },
+      {
+        op: 'PATCH /admin/v1/users/{id}',
+        request: () => ({
+          method: 'PATCH',
+          url: `/admin/v1/users/${ownerId}`,
+          headers: json,
+          payload: JSON.stringify({ name: 'x'.repeat(70_000) }),
+        }),
+        status: 413,
+      },
+      {
+        op: 'POST /admin/v1/users/{id}/password',
+        request: () => ({ method: 'POST', url: `/admin/v1/users/${ownerId}/password`, headers: admin }),
+        status: 200,
+      },
+      {
+        op: 'POST /admin/v1/users/{id}/password',
+        request: () => ({
+          method: 'POST',
+          url: `/admin/v1/users/${ownerId}/password`,
+          headers: json,
+          payload: { password: 'chosen by the operator' },
+        }),
+        status: 204,
+      },
+      {
+        op: 'POST /admin/v1/users/{id}/password',
+        request: () => ({
+          method: 'POST',
+          url: `/admin/v1/users/${ownerId}/password`,
+          headers: json,
+          payload: { password: 'short' },
+        }),
+        status: 400,
+      },
+      {
+        op: 'POST /admin/v1/users/{id}/password',
+        request: () => ({ method: 'POST', url: '/admin/v1/users/nouser/password', headers: admin }),
+        status: 404,
+      },
+      {
+        op: 'POST /admin/v1/users/{id}/password',
+        request: () => ({
+          method: 'POST',
+          url: `/admin/v1/users/${ownerId}/password`,
+          headers: json,
+          payload: JSON.stringify({ password: 'x'.repeat(70_000) }),
+        }),
+        status: 413,
+      },
+      {
+        op: 'DELETE /admin/v1/users/{id}',
+        request: () => ({ method: 'DELETE', url: `/admin/v1/users/${ownerId}`, headers: admin }),
+        status: 409,
+      },
+      {
+        op: 'DELETE /admin/v1/users/{id}',
+        request: () => ({ method: 'DELETE', url: `/admin/v1/users/${memberId}`, headers: admin }),
+        status: 204,
+      },
+      {
+        op: 'DELETE /admin/v1/users/{id}',
+        request: () => ({ method: 'DELETE', url: `/admin/v1/users/${memberId}`, headers: admin }),
+        status: 404,
+      },
+      {
+        op: 'DELETE /admin/v1/users/{id}',
+        request: () => ({ method: 'DELETE', url: `/admin/v1/users/${'x'.repeat(65)}`, headers: admin }),
+        status: 400,
+      },
+      {
+        op: 'GET /admin/v1/audit',
+        request: () => ({ url: '/admin/v1/audit?account=acme&limit=5', headers: admin }),
+        status: 200,
+      },
+      {
+        op: 'GET /admin/v1/audit',
+        request: () => ({ url: '/admin/v1/audit?limit=0', headers: admin }),
+        status: 400,
+      },
+      {
+        op: 'GET /admin/v1/audit',
+        request: () => ({ url: '/admin/v1/audit?account=nobody', headers: admin }),
+        status: 404,
+      },
+    );
     // Bounds of path parameters and queries (400), and bodies over the limit wherever one is read (413).
     const long = 'x'.repeat(65);
     const big = () => JSON.stringify({ padding: 'x'.repeat(70_000) });
@@ -793,6 +987,10 @@ describe('the response contract of /openapi.json', () => {
     for (const c of cases) {
       const res = await drive(c);
       if (c.op === 'POST /admin/v1/keys' && c.status === 201) keyId = res.json().id;
+      if (c.op === 'POST /admin/v1/users' && c.status === 201) {
+        if (res.json().role === 'owner') ownerId = res.json().id;
+        else memberId = res.json().id;
+      }
     }
     // Every operation refuses the same request without the admin token (401), before anything else.
     for (const c of cases.filter(({ status }) => status < 300)) {

@@ -7,22 +7,28 @@ import {
   showWebhookSecret,
   updateAccount,
 } from '../admin/accounts.js';
-import { CLI_ACTOR } from '../admin/audit.js';
+import { CLI_ACTOR, readAudit } from '../admin/audit.js';
 import { addPack, grantCredits, listPacks, showLedger } from '../admin/balances.js';
 import type { AdminDeps } from '../admin/deps.js';
 import {
   accountJson,
+  auditEntryJson,
   createdKeyJson,
+  createdUserJson,
   grantJson,
   keyJson,
   ledgerJson,
   packJson,
+  userJson,
   webhookSecretJson,
 } from '../admin/json.js';
 import { createKey, listKeys, revokeKey, showKey, updateKey } from '../admin/keys.js';
+import { createUser, deleteUser, listUsers, resetPassword, updateUser } from '../admin/users.js';
 import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { openStore } from '../store/db.js';
+import type { ConsoleRole } from '../store/schema.js';
+import { UsageError } from './cli-errors.js';
 
 function count(raw: string): number {
   if (!/^\d+$/.test(raw)) throw new InvalidArgumentError('expected a non-negative integer');
@@ -137,6 +143,27 @@ function describePack(p: ReturnType<typeof packJson>): string {
   return `${p.id}\t${p.account}\t${p.title}\t${p.used}/${p.total} used\tpurchased ${p.purchased_at}`;
 }
 
+function describeUser(u: ReturnType<typeof userJson>): string {
+  const where = u.account === null ? 'operator' : `${u.account.slug} ${u.role}`;
+  return `${u.id}\t${u.email}\t${u.name}\t${where}\t${u.active ? 'active' : 'inactive'}`;
+}
+
+function describeAudit(e: ReturnType<typeof auditEntryJson>): string {
+  const who = e.actor.email ?? e.actor.kind;
+  return `${e.at}\t${e.action}\t${who}\t${e.account ?? '-'}\t${e.target ?? '-'}\t${JSON.stringify(e.detail)}`;
+}
+
+/** Passwords are never taken from an argument: `ps` shows those to every user of the machine. */
+const PASSWORD_STDIN = [
+  '--password-stdin',
+  'read the password from standard input (else one is generated and printed once)',
+] as const;
+
+function role(raw: string): ConsoleRole {
+  if (raw === 'owner' || raw === 'member' || raw === 'operator') return raw;
+  throw new InvalidArgumentError('expected owner, member or operator');
+}
+
 function describeKey(k: ReturnType<typeof keyJson>): string {
   const state = k.revoked_at ? 'revoked' : k.active ? 'active' : 'inactive';
   return `${k.id}\t${k.account}\t${k.alias}\t${k.category}\t${k.prefix}…\t${state}\texpires ${k.expires_at ?? 'never'}`;
@@ -146,11 +173,20 @@ function describeKey(k: ReturnType<typeof keyJson>): string {
  * `webcap admin ...`: src/admin's operations on the service's database, from the command line.
  * Results go to `stdout`; failures are thrown (WebcapError, ConfigError) for the caller to report.
  */
-export function adminCommand(config: () => Config, stdout: Write): Command {
+export function adminCommand(
+  config: () => Config,
+  stdout: Write,
+  stdin: () => Promise<string> = async () => '',
+): Command {
+  /** The password piped in (`--password-stdin`): its one trailing line break is not part of it. */
+  const passwordFromStdin = async (wanted: boolean | undefined): Promise<string | undefined> => {
+    if (wanted !== true) return undefined;
+    return (await stdin()).replace(/\r?\n$/, '');
+  };
   const run = <A extends unknown[]>(op: (admin: AdminDeps, print: Print, ...args: A) => Promise<void>) =>
     action(config, stdout, op);
   const admin = new Command('admin')
-    .description('manage accounts, API keys, packs and credits')
+    .description('manage accounts, API keys, packs, credits and console users; read the audit log')
     .option('--json', 'print JSON');
 
   const accounts = admin.command('accounts').description('accounts');
@@ -369,6 +405,119 @@ export function adminCommand(config: () => Config, stdout: Write): Command {
           `granted ${grant.amount} credits to ${grant.account} (given ${grant.credits.given}, consumed ${grant.credits.consumed})`,
         );
       }),
+    );
+
+  const users = admin
+    .command('users')
+    .description("console users: an account's owners and members, and operators");
+  users
+    .command('create')
+    .requiredOption('--email <email>', 'sign-in email (case-insensitive, unique)')
+    .requiredOption('--role <role>', 'owner, member or operator', role)
+    .option('--account <slug>', 'the account of an owner or member')
+    .option('--name <name>', 'display name (default: the part of the email before @)')
+    .option(...PASSWORD_STDIN)
+    .option('--json', 'print JSON')
+    .action(
+      run(
+        async (
+          admin,
+          print,
+          opts: {
+            email: string;
+            role: ConsoleRole;
+            account?: string;
+            name?: string;
+            passwordStdin?: boolean;
+          },
+        ) => {
+          const created = await createUser(admin, {
+            email: opts.email,
+            role: opts.role,
+            accountSlug: opts.account,
+            name: opts.name,
+            password: await passwordFromStdin(opts.passwordStdin),
+          });
+          const json = createdUserJson(created);
+          const shown =
+            created.password === null
+              ? ''
+              : `\n\n  ${created.password}\n\nThe password is shown only this once.`;
+          print(json, `created user ${describeUser(json)}${shown}`);
+        },
+      ),
+    );
+  users
+    .command('list')
+    .option('--account <slug>', 'only this account')
+    .option('--json', 'print JSON')
+    .action(
+      run(async (admin, print, opts: { account?: string }) => {
+        const list = (await listUsers(admin, { accountSlug: opts.account })).map(userJson);
+        print({ users: list }, list.map(describeUser).join('\n') || 'no users');
+      }),
+    );
+  users
+    .command('update <id>')
+    .option('--name <name>', 'display name')
+    .option('--role <role>', 'owner or member (within the account), or operator', role)
+    .option('--active <bool>', 'true or false (false ends their sessions)', bool)
+    .option('--json', 'print JSON')
+    .action(
+      run(async (admin, print, id: string, opts: { name?: string; role?: ConsoleRole; active?: boolean }) => {
+        const json = userJson(await updateUser(admin, id, opts));
+        print(json, `updated user ${describeUser(json)}`);
+      }),
+    );
+  users
+    .command('reset-password <id>')
+    .description('set a new password and end every session of the user')
+    .option(...PASSWORD_STDIN)
+    .option('--json', 'print JSON')
+    .action(
+      run(async (admin, print, id: string, opts: { passwordStdin?: boolean }) => {
+        const reset = await resetPassword(admin, id, await passwordFromStdin(opts.passwordStdin));
+        const json = {
+          ...userJson(reset.user),
+          ...(reset.password === null ? {} : { password: reset.password }),
+        };
+        const shown =
+          reset.password === null ? '' : `\n\n  ${reset.password}\n\nThe password is shown only this once.`;
+        print(json, `reset the password of ${describeUser(json)}${shown}`);
+      }),
+    );
+  users
+    .command('delete <id>')
+    .option('--json', 'print JSON')
+    .action(
+      run(async (admin, print, id: string) => {
+        await deleteUser(admin, id);
+        print({ deleted: id }, `deleted user ${id}`);
+      }),
+    );
+
+  admin
+    .command('audit')
+    .description('the audit log, newest first: who did what, from the console, the admin API and this CLI')
+    .option('--account <slug>', 'only this account')
+    .option('--action <action>', 'only this action (key.create, session.sign_in, ...)')
+    .option('--limit <n>', 'entries to show (at most 200)', positive, 50)
+    .option('--before <cursor>', "the previous page's next")
+    .option('--json', 'print JSON')
+    .action(
+      run(
+        async (admin, print, opts: { account?: string; action?: string; limit: number; before?: string }) => {
+          if (opts.limit > 200) throw new UsageError('--limit must be at most 200');
+          const page = await readAudit(
+            admin,
+            { accountSlug: opts.account, action: opts.action },
+            { limit: opts.limit, before: opts.before },
+          );
+          const entries = page.items.map(auditEntryJson);
+          const more = page.next === null ? '' : `\nmore: --before ${page.next}`;
+          print({ entries, next: page.next }, (entries.map(describeAudit).join('\n') || 'no entries') + more);
+        },
+      ),
     );
 
   admin

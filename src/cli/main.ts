@@ -22,6 +22,11 @@ const code = await runWebcap(process.argv.slice(2), config, {
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   env: process.env,
+  stdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
 });
 // serve and worker return once they run; their servers keep the process alive.
 if (code !== 0) process.exit(code);

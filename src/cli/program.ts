@@ -22,6 +22,8 @@ export interface CliOutput {
   readonly stderrIsTTY?: boolean;
   /** Where the API verbs read WEBCAP_URL and WEBCAP_API_KEY (process.env in the process). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The whole standard input, read when a command asks for it (`--password-stdin`). */
+  readonly stdin?: () => Promise<string>;
 }
 
 /** The package's version, from package.json two levels up (from src/cli and from dist/cli alike). */
@@ -61,7 +63,7 @@ export function webcapProgram(config: () => Config, output: CliOutput): Command 
       const { worker } = await import('./worker.js');
       await worker(config());
     });
-  program.addCommand(adminCommand(config, output.stdout));
+  program.addCommand(adminCommand(config, output.stdout, output.stdin));
   program.addCommand(doctorCommand(config, output.stdout));
   for (const command of apiCommands(output)) program.addCommand(command);
   program.addCommand(mcpCommand(config, output.env ?? {}));

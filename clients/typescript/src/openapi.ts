@@ -101,7 +101,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -212,7 +212,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -405,7 +405,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -605,7 +605,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -775,7 +775,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -936,7 +936,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1109,7 +1109,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1342,7 +1342,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1450,7 +1450,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1640,7 +1640,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1846,7 +1846,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -2062,7 +2062,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -2260,7 +2260,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -2440,7 +2440,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -2601,7 +2601,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid API Key | Rate limit exceeded for the API key */
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
                 401: {
                     headers: {
                         [name: string]: unknown;

@@ -9,14 +9,18 @@ import {
   showWebhookSecret,
   updateAccount,
 } from '../../admin/accounts.js';
-import { adminApiActor } from '../../admin/audit.js';
+import { adminApiActor, readAudit } from '../../admin/audit.js';
 import { addPack, grantCredits, listPacks, showLedger } from '../../admin/balances.js';
 import type { AdminDeps } from '../../admin/deps.js';
 import {
   AccountJsonSchema,
+  AuditEntryJsonSchema,
   accountJson,
+  auditEntryJson,
   CreatedKeyJsonSchema,
+  CreatedUserJsonSchema,
   createdKeyJson,
+  createdUserJson,
   GrantJsonSchema,
   grantJson,
   KeyJsonSchema,
@@ -24,11 +28,16 @@ import {
   LedgerJsonSchema,
   ledgerJson,
   PackJsonSchema,
+  PasswordJsonSchema,
   packJson,
+  UserJsonSchema,
+  userJson,
   WebhookSecretJsonSchema,
   webhookSecretJson,
 } from '../../admin/json.js';
 import { createKey, listKeys, revokeKey, showKey, updateKey } from '../../admin/keys.js';
+import { PASSWORD_MAX_CHARS } from '../../admin/passwords.js';
+import { createUser, deleteUser, listUsers, resetPassword, updateUser } from '../../admin/users.js';
 import { MAX_AMOUNT, MAX_RATE } from '../../billing/amounts.js';
 import { Nullable } from '../../nullable.js';
 import { bearerCheck } from '../bearer.js';
@@ -119,6 +128,41 @@ const CreditGrant = Type.Object(
   { additionalProperties: false },
 );
 
+const Role = Type.Union([Type.Literal('owner'), Type.Literal('member'), Type.Literal('operator')]);
+const NewPassword = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_CHARS });
+
+const UserCreate = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 254 }),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    role: Role,
+    account: Type.Optional(Slug),
+    password: Type.Optional(NewPassword),
+  },
+  { additionalProperties: false },
+);
+
+const UserUpdate = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    role: Type.Optional(Role),
+    active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const PasswordReset = Type.Object({ password: Type.Optional(NewPassword) }, { additionalProperties: false });
+
+const AuditQuery = Type.Object(
+  {
+    account: Type.Optional(Slug),
+    action: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+    before: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
 /** The operator API under /admin/v1, behind `Authorization: Bearer $WEBCAP_ADMIN_TOKEN`: src/admin's operations over HTTP. */
 export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTypebox {
   const check = bearerCheck(token, 'admin token');
@@ -143,6 +187,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
     const write = errors(400, 401, 404, 413, 500, 503);
     const SlugParams = Type.Object({ slug: Slug });
     const KeyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+    const UserParams = KeyParams;
 
     app.post(
       '/accounts',
@@ -368,6 +413,123 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
       '/keys/:id/revoke',
       { schema: { tags, security, params: KeyParams, response: { 200: KeyJsonSchema, ...write } } },
       async (request) => keyJson(await revokeKey(admin(request), request.params.id)),
+    );
+
+    // Console users (docs/console.md): owners and members of an account, and operators.
+    app.post(
+      '/users',
+      {
+        schema: {
+          tags,
+          security,
+          body: UserCreate,
+          response: { 201: CreatedUserJsonSchema, ...errors(400, 401, 404, 409, 413, 500, 503) },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body;
+        const created = await createUser(admin(request), {
+          email: body.email,
+          name: body.name,
+          role: body.role,
+          accountSlug: body.account,
+          password: body.password,
+        });
+        return reply.code(201).send(createdUserJson(created));
+      },
+    );
+
+    app.get(
+      '/users',
+      {
+        schema: {
+          tags,
+          security,
+          querystring: Type.Object({ account: Type.Optional(Slug) }, { additionalProperties: false }),
+          response: { 200: Type.Object({ users: Type.Array(UserJsonSchema) }), ...readOne },
+        },
+      },
+      async (request) => ({
+        users: (await listUsers(admin(request), { accountSlug: request.query.account })).map(userJson),
+      }),
+    );
+
+    app.patch(
+      '/users/:id',
+      {
+        schema: {
+          tags,
+          security,
+          params: UserParams,
+          body: UserUpdate,
+          response: { 200: UserJsonSchema, ...errors(400, 401, 404, 409, 413, 500, 503) },
+        },
+      },
+      async (request) => userJson(await updateUser(admin(request), request.params.id, request.body)),
+    );
+
+    // A password given is set (204); without one, one is generated and answered once (200).
+    app.post(
+      '/users/:id/password',
+      {
+        // The body is optional: none generates a password.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+        schema: {
+          tags,
+          security,
+          params: UserParams,
+          body: PasswordReset,
+          response: { 200: PasswordJsonSchema, 204: Type.Null(), ...write },
+        },
+      },
+      async (request, reply) => {
+        const reset = await resetPassword(admin(request), request.params.id, request.body.password);
+        if (reset.password === null) return reply.code(204).send(null);
+        return { password: reset.password };
+      },
+    );
+
+    app.delete(
+      '/users/:id',
+      {
+        schema: {
+          tags,
+          security,
+          params: UserParams,
+          response: { 204: Type.Null(), ...errors(400, 401, 404, 409, 500, 503) },
+        },
+      },
+      async (request, reply) => {
+        await deleteUser(admin(request), request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+
+    // The audit log (docs/console.md, "Audit log"): every admin operation, from every door.
+    app.get(
+      '/audit',
+      {
+        schema: {
+          tags,
+          security,
+          querystring: AuditQuery,
+          response: {
+            200: Type.Object({ entries: Type.Array(AuditEntryJsonSchema), next: Nullable(Type.String()) }),
+            ...readOne,
+          },
+        },
+      },
+      async (request) => {
+        const { account, action, limit, before } = request.query;
+        const page = await readAudit(
+          admin(request),
+          { accountSlug: account, action },
+          { limit: limit ?? 50, before },
+        );
+        return { entries: page.items.map(auditEntryJson), next: page.next };
+      },
     );
   };
 }
