@@ -14,6 +14,7 @@ import { consoleRoutes } from './console/console.js';
 import { BUILT_CONSOLE_DIR } from './console/front-end.js';
 import { playgroundCaller } from './console/playground.js';
 import type { AppDeps } from './deps.js';
+import { docsUiOptions } from './docs-ui.js';
 import { clientError, frameworkError, registerErrorHandling } from './errors.js';
 import { mcpRoutes } from './mcp.js';
 import { adminRoutes } from './routes/admin.js';
@@ -136,7 +137,15 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
       info: {
         title: 'webcap',
         version: '1',
-        description: 'Self-hostable web capture, content and analysis API.',
+        description: [
+          'Self-hostable web capture, content and analysis API.',
+          '',
+          'Authenticate with an API key in the `x-api-key` header (or `x_api_key` in the query; the',
+          'unversioned endpoints take `access_key`). Keys are made in the [console](/console) or by',
+          'the operator (`webcap admin keys create`). A capture, content, analysis or crawler call',
+          'costs 1 credit, failed calls none; usage, stats and job polling are free. Any billable call',
+          'runs as an async job with `is_async=true`.',
+        ].join('\n'),
       },
       components: {
         securitySchemes: {
@@ -148,7 +157,7 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, docsUiOptions);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes(deps));
