@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureServer, startFixtureServer } from './helpers/chromium.js';
-import { processSetup, type ServerProcess, startServer } from './helpers/cli.js';
+import { cliJson, processSetup, type ServerProcess, startServer } from './helpers/cli.js';
 import {
   answerTo,
   choose,
@@ -32,6 +32,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_TOKEN = 'console-test-admin-token-0123456789';
 const OWNER = { email: 'ana@example.com', name: 'Ana Lima', password: 'correct horse battery' };
 const MEMBER = { email: 'bruno@example.com', name: 'Bruno Costa', password: 'member password 42' };
+const GLOBEX_OWNER = { email: 'gina@globex.example', name: 'Gina Rossi', password: 'globex owner password' };
 
 describe('the console in a browser', () => {
   let fixture: FixtureServer;
@@ -77,6 +78,28 @@ describe('the console in a browser', () => {
       KEY_CACHE_TTL_MS: '0',
     });
     server = await startServer(env);
+    // The account and its owner as an operator makes them from a shell: the CLI and the admin API.
+    await cliJson(
+      [
+        'admin',
+        'accounts',
+        'create',
+        '--name',
+        'Acme',
+        '--slug',
+        'acme',
+        '--monthly-quota',
+        '100',
+        '--stats',
+      ],
+      env,
+    );
+    const owner = await fetch(url('/admin/v1/users'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...OWNER, role: 'owner', account: 'acme' }),
+    });
+    expect(owner.status).toBe(201);
     browser = await launchBrowser();
     fs.rmSync(path.join(ROOT, 'test-results/console'), { recursive: true, force: true });
   });
@@ -103,54 +126,10 @@ describe('the console in a browser', () => {
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
-  it('lets the operator sign in with the admin token, create an account and its owner, and see the system', async () => {
-    operator = await newPage(browser, log);
-    await open(operator, '/console/');
-    await screenshot(operator, 'sign-in');
-    await click(operator, 'Operator? Sign in with the admin token');
-    await fill(operator, 'Admin token', ADMIN_TOKEN);
-    await click(operator, 'Sign in');
-    await waitForText(operator, 'Every account on this service.');
-    await settled(operator);
-    await screenshot(operator, 'operator-accounts');
-
-    await click(operator, 'Create account');
-    await fill(operator, 'Name', 'Acme');
-    await fill(operator, 'Slug', 'acme');
-    await fill(operator, 'Monthly quota', '100');
-    await (await field(operator, 'Stats feature (GET /v1/stats and the Health view)')).click();
-    await screenshot(operator, 'operator-create-account');
-    const created = await answerTo(operator, 'POST', '/console/api/operator/accounts', () =>
-      click(operator, 'Create account'),
-    );
-    expect(created.status()).toBe(201);
-    await waitForText(operator, 'Plan and caps');
-    await settled(operator);
-
-    await click(operator, 'Add a console user');
-    await fill(operator, 'Email', OWNER.email);
-    await fill(operator, 'Name', OWNER.name);
-    await choose(operator, 'Role', 'owner');
-    await fill(operator, 'Password', OWNER.password);
-    const user = await answerTo(operator, 'POST', '/console/api/operator/accounts/acme/users', () =>
-      click(operator, 'Add user'),
-    );
-    expect(user.status()).toBe(201);
-    await operator.waitForSelector(`tr[data-user-email="${OWNER.email}"]`);
-    await screenshot(operator, 'operator-account');
-
-    for (const [pathname, name, text] of [
-      ['/console/operator/health', 'operator-health', 'Render pool'],
-      ['/console/operator/audit', 'operator-audit', 'account.create'],
-    ] as const) {
-      await open(operator, pathname);
-      await waitForText(operator, text);
-      await screenshot(operator, name);
-    }
-  });
-
   it('signs the owner in, shows a new key once, and never again', async () => {
     owner = await newPage(browser, log);
+    await open(owner, '/console/');
+    await screenshot(owner, 'sign-in');
     await signIn(owner, OWNER);
     expect(owner.url()).toBe(url('/console/keys'));
     await waitForText(owner, 'No keys yet');
@@ -353,6 +332,60 @@ describe('the console in a browser', () => {
     await screenshot(owner, 'keys-deactivated');
     const refused = await fetch(url('/v1/usage'), { headers: { 'x-api-key': keys[0] ?? '' } });
     expect(refused.status).toBe(401);
+  });
+
+  it('lets the operator sign in with the admin token, see every account, create one and its owner, and see the system', async () => {
+    operator = await newPage(browser, log);
+    await open(operator, '/console/');
+    await click(operator, 'Operator? Sign in with the admin token');
+    await fill(operator, 'Admin token', ADMIN_TOKEN);
+    await click(operator, 'Sign in');
+    await waitForText(operator, 'Every account on this service.');
+    await settled(operator);
+    await screenshot(operator, 'operator-accounts');
+
+    await click(operator, 'Create account');
+    await fill(operator, 'Name', 'Globex');
+    await fill(operator, 'Slug', 'globex');
+    await fill(operator, 'Monthly quota', '500');
+    await (await field(operator, 'Stats feature (GET /v1/stats and the Health view)')).click();
+    await screenshot(operator, 'operator-create-account');
+    const created = await answerTo(operator, 'POST', '/console/api/operator/accounts', () =>
+      click(operator, 'Create account'),
+    );
+    expect(created.status()).toBe(201);
+    await waitForText(operator, 'Plan and caps');
+    await settled(operator);
+
+    await click(operator, 'Add a console user');
+    await fill(operator, 'Email', GLOBEX_OWNER.email);
+    await fill(operator, 'Name', GLOBEX_OWNER.name);
+    await choose(operator, 'Role', 'owner');
+    await fill(operator, 'Password', GLOBEX_OWNER.password);
+    const user = await answerTo(operator, 'POST', '/console/api/operator/accounts/globex/users', () =>
+      click(operator, 'Add user'),
+    );
+    expect(user.status()).toBe(201);
+    await operator.waitForSelector(`tr[data-user-email="${GLOBEX_OWNER.email}"]`);
+    await screenshot(operator, 'operator-account-new');
+
+    // The account the owner used: its keys, people, balances and calls.
+    await open(operator, '/console/operator/accounts/acme');
+    await operator.waitForSelector(`tr[data-user-email="${MEMBER.email}"]`);
+    await waitForText(operator, 'playground');
+    await screenshot(operator, 'operator-account');
+    await open(operator, '/console/operator/requests');
+    await operator.waitForSelector('[data-testid="request-log"]');
+    await screenshot(operator, 'operator-requests');
+
+    for (const [pathname, name, text] of [
+      ['/console/operator/health', 'operator-health', 'Render pool'],
+      ['/console/operator/audit', 'operator-audit', 'account.create'],
+    ] as const) {
+      await open(operator, pathname);
+      await waitForText(operator, text);
+      await screenshot(operator, name);
+    }
   });
 
   it('never put a key in a URL the pages asked for, and met no CSP refusal or script error', () => {
