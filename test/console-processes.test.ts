@@ -34,7 +34,8 @@ const OWNER = { email: 'ana@example.com', name: 'Ana Lima', password: 'correct h
 const MEMBER = { email: 'bruno@example.com', name: 'Bruno Costa', password: 'member password 42' };
 const GLOBEX_OWNER = { email: 'gina@globex.example', name: 'Gina Rossi', password: 'globex owner password' };
 
-describe('the console in a browser', () => {
+// Each step waits on a browser, a render or the request log's batches: minutes on a loaded machine.
+describe('the console in a browser', { timeout: 300_000 }, () => {
   let fixture: FixtureServer;
   let server: ServerProcess;
   let browser: Browser;
