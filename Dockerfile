@@ -18,6 +18,7 @@ ENV npm_config_nodedir=/usr/local \
     npm_config_update_notifier=false
 COPY package.json package-lock.json ./
 COPY clients/typescript/package.json clients/typescript/
+COPY console/package.json console/
 # No install scripts but better-sqlite3's: the others fetch or build what the service never runs
 # (node-llama-cpp, a dev dependency), or only check a binary the build does not use.
 RUN npm ci --ignore-scripts --no-audit --no-fund \
@@ -27,16 +28,18 @@ RUN npm ci --ignore-scripts --no-audit --no-fund \
 FROM deps AS build
 COPY tsconfig.json ./
 COPY clients/typescript clients/typescript
+COPY console console
 COPY src src
-# `npm run build` builds the SDK (@webcap/sdk, a workspace the CLI imports) first, then the service.
+# `npm run build` builds the SDK (@webcap/sdk, a workspace the CLI imports) first, then the service,
+# then the console's front end (@webcap/console, a workspace of build tools only) into dist/console.
 # The prune also drops peer-only packages: the full puppeteer, which @ghostery/adblocker-puppeteer
 # names as a peer for its types only. TypeScript (23 MB) was an optional peer of a package of that
 # puppeteer's: the lock file marks it devOptional, which no prune removes, so it goes by hand. Of
 # better-sqlite3's build, only the addon is kept (not the objects, SQLite's sources, the test
-# extension).
+# extension). The console's workspace link goes too: its sources stay in this stage.
 RUN npm run build \
  && npm prune --omit=dev --omit=peer --ignore-scripts --no-audit --no-fund \
- && rm -rf node_modules/typescript node_modules/.bin/tsc node_modules/.bin/tsserver \
+ && rm -rf node_modules/typescript node_modules/.bin/tsc node_modules/.bin/tsserver node_modules/@webcap/console \
  && cd node_modules/better-sqlite3 \
  && mv build/Release/better_sqlite3.node . \
  && rm -rf build deps src \
