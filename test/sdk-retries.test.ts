@@ -193,6 +193,45 @@ describe('@webcap/sdk retries', () => {
     expect(attempts[1]?.idempotencyKey).toBe('mine-1');
   });
 
+  it('a submission told its Idempotency-Key is in use (409 with Retry-After) is tried again with the same key', async () => {
+    const inUse = {
+      status: 409,
+      headers: { 'retry-after': '0' },
+      body: JSON.stringify({ error: 'Conflict: Idempotency-Key is in use; retry' }),
+    };
+    steps = [
+      inUse,
+      {
+        status: 202,
+        body: JSON.stringify({ success: true, job_id: 'job_3', status: 'queued', status_url: '/jobs/job_3' }),
+      },
+    ];
+    const accepted = await client().jobs.submit(
+      'crawl',
+      { query: 'https://example.com/' },
+      { idempotencyKey: 'k-9' },
+    );
+    expect(accepted.job_id).toBe('job_3');
+    expect(attempts.map((attempt) => attempt.idempotencyKey)).toEqual(['k-9', 'k-9']);
+  });
+
+  it('a 409 is not tried again without Retry-After, nor on a call without an Idempotency-Key', async () => {
+    steps = [
+      {
+        status: 409,
+        body: JSON.stringify({ error: 'Conflict: the job is running and can no longer be cancelled' }),
+      },
+    ];
+    const submitted = await failure(client().jobs.submit('crawl', { query: 'https://example.com/' }));
+    expect(submitted.status).toBe(409);
+    expect(attempts).toHaveLength(1);
+    attempts.length = 0;
+    steps = [{ status: 409, headers: { 'retry-after': '0' } }];
+    const usage = await failure(client().usage());
+    expect(usage.status).toBe(409);
+    expect(attempts).toHaveLength(1);
+  });
+
   it('a retried POST is sent again whole', async () => {
     steps = [
       { status: 503, headers: { 'retry-after': '0' } },

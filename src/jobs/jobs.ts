@@ -33,6 +33,9 @@ export interface Submission {
   readonly idempotencyKey: string | null;
 }
 
+/** Whose jobs a reader may see: the account of a caller's key, or of a console session. */
+export type Owner = Pick<Caller, 'account'>;
+
 /** How long runs let go at the end of the grace have to put their jobs back (a database update, a Redis move). */
 const HAND_BACK_MS = 10_000;
 
@@ -131,7 +134,11 @@ export class Jobs {
       // Another submission with the same key won the race: this one's unit goes back.
       await calls.metering.reservations.release(reservation.id);
       const winner = await this.replay(caller, submission.idempotencyKey, hash);
-      if (winner === undefined) throw new WebcapError('conflict', 'Idempotency-Key is in use; retry');
+      // The key's row was let go between the insert and this read (its enqueue failed, or it was
+      // past the 24 hours): a retry in a moment finds the key free or the job queued.
+      if (winner === undefined) {
+        throw new WebcapError('conflict', 'Idempotency-Key is in use; retry', { retryAfterSeconds: 1 });
+      }
       return { job: winner, replayed: true };
     }
     // Read before it is handed over: the answer says `queued` (DESIGN.md §2) even when a worker starts at once.
@@ -150,7 +157,7 @@ export class Jobs {
   }
 
   /** The job record, result included, for its own account; 404 for any other or once it is past retention. */
-  async record(caller: Caller, jobId: string): Promise<Buffer> {
+  async record(caller: Owner, jobId: string): Promise<Buffer> {
     const job = await this.owned(caller, jobId);
     const result = job.result_key === null ? null : await this.deps.blobs.get(job.result_key);
     if (job.status === 'completed' && result === null) throw new WebcapError('not_found');
@@ -158,7 +165,7 @@ export class Jobs {
   }
 
   /** Cancels a queued job (its unit is released) and returns its record; a job already running or finished is a 409. */
-  async cancel(caller: Caller, jobId: string): Promise<Buffer> {
+  async cancel(caller: Owner, jobId: string): Promise<Buffer> {
     const job = await this.owned(caller, jobId);
     const cancelled = await this.runner.fail(
       job.id,
@@ -211,7 +218,7 @@ export class Jobs {
     await this.deps.webhooks.close();
   }
 
-  private async owned(caller: Caller, jobId: string): Promise<JobRow> {
+  private async owned(caller: Owner, jobId: string): Promise<JobRow> {
     const job = await findJob(this.deps.db, jobId);
     const now = this.deps.clock().toISOString();
     const live =

@@ -11,10 +11,20 @@ export interface RetryPolicy {
 }
 
 /**
- * The statuses that say "try again": 500 (internal error or timeout) and 503 (busy). Never a 4xx:
- * those are answers about the request, which the same request would get again.
+ * The statuses that say "try again": 500 (internal error or timeout) and 503 (busy). A 4xx is an
+ * answer about the request, which the same request would get again, with one exception: a 409
+ * with Retry-After to a request that carries an Idempotency-Key says that another request with
+ * that key is being taken at that moment (the IETF draft's "concurrent request"), which its retry
+ * resolves; a 409 about the key's other use comes without Retry-After.
  */
 const RETRIED_STATUSES = new Set([500, 503]);
+
+function retried(request: Request, response: Response): boolean {
+  if (RETRIED_STATUSES.has(response.status)) return true;
+  return (
+    response.status === 409 && request.headers.has('idempotency-key') && response.headers.has('retry-after')
+  );
+}
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -38,7 +48,7 @@ function backoffMs(policy: RetryPolicy, attempt: number): number {
 }
 
 /**
- * A fetch that tries a request again on 500, 503 and network errors, up to `policy.retries`
+ * A fetch that tries a request again on 500, 503, a submission's 409 "in use" and network errors, up to `policy.retries`
  * times, waiting Retry-After when the answer gives one (and at most `maxDelayMs`), else an
  * exponential backoff with full jitter. The last answer is returned as it came; a network failure
  * on the last try throws a WebcapError of kind `network`. The request's signal ends the waits too.
@@ -61,7 +71,7 @@ export function retryingFetch(
         await sleep(backoffMs(policy, attempt), request.signal);
         continue;
       }
-      if (!RETRIED_STATUSES.has(response.status) || attempt >= policy.retries) return response;
+      if (!retried(request, response) || attempt >= policy.retries) return response;
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       const waitMs = retryAfter === null ? backoffMs(policy, attempt) : retryAfter * 1000;
       if (waitMs > policy.maxDelayMs) return response;
