@@ -101,6 +101,38 @@ async function readAllowance(trx: Trx, keyId: string, now: Date): Promise<KeyAll
   return { limits, used };
 }
 
+/** A key's billable calls in the quota windows containing an instant (units held for calls in flight count). */
+export interface KeyUse {
+  readonly total: number;
+  readonly today: number;
+  readonly this_week: number;
+  readonly this_month: number;
+}
+
+/** Each key's use in the windows containing `now`, by key id; a key without calls has zeros. */
+export async function keyUse(db: Db, keyIds: readonly string[], now: Date): Promise<Map<string, KeyUse>> {
+  const uses = new Map<string, { total: number; today: number; this_week: number; this_month: number }>();
+  for (const id of keyIds) uses.set(id, { total: 0, today: 0, this_week: 0, this_month: 0 });
+  if (keyIds.length === 0) return uses;
+  const starts = windowStarts(now);
+  const rows = await db
+    .selectFrom('key_usage')
+    .select(['key_id', 'window_kind', 'used'])
+    .where('key_id', 'in', keyIds)
+    .where((eb) =>
+      eb.or(
+        QUOTA_WINDOWS.map((w) => eb.and([eb('window_kind', '=', w), eb('window_start', '=', starts[w])])),
+      ),
+    )
+    .execute();
+  const field = { total: 'total', daily: 'today', weekly: 'this_week', monthly: 'this_month' } as const;
+  for (const row of rows) {
+    const use = uses.get(row.key_id);
+    if (use !== undefined) use[field[row.window_kind]] = row.used;
+  }
+  return uses;
+}
+
 /** Adds `delta` to the key's counter in every window containing `at`. */
 async function countKeyUse(trx: Trx, keyId: string, at: Date, delta: number): Promise<void> {
   const starts = windowStarts(at);

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Nullable } from '../nullable.js';
 import type { Db } from '../store/db.js';
 import type { Account } from './accounts.js';
-import { listPacks } from './balances.js';
+import { listPacks, type Pack } from './balances.js';
 import { type ApiKey, KeyQuotasSchema } from './keys.js';
 import { billingPeriod } from './periods.js';
 
@@ -67,15 +67,20 @@ function percent(used: number, total: number): number {
   return total > 0 ? Math.round((used / total) * 10_000) / 100 : 0;
 }
 
-/** The spec's Usage record (spec "Usage record", rules 1-3) for an account and the calling key. */
-export async function usageRecord(
-  db: Db,
-  account: Account,
-  key: ApiKey,
-  now: Date,
-): Promise<Static<typeof UsageRecordSchema>> {
+/** What an account has and has used now: its billing period, subscription, packs and credits. */
+interface Balances {
+  readonly period: { readonly start: Date; readonly end: Date };
+  /** The period's subscription quota (0 without a plan) and what was drawn from it. */
+  readonly quota: number;
+  readonly quotaUsed: number;
+  /** In draw order. */
+  readonly packs: readonly Pack[];
+  readonly credits: { readonly given: number; readonly consumed: number };
+}
+
+async function readBalances(db: Db, account: Account, now: Date): Promise<Balances> {
   const period = billingPeriod(new Date(account.billingAnchor), now);
-  const [subscriptionRow, balances, packs] = await Promise.all([
+  const [subscriptionRow, totals, packs] = await Promise.all([
     db
       .selectFrom('subscription_usage')
       .select('used')
@@ -89,9 +94,24 @@ export async function usageRecord(
       .executeTakeFirstOrThrow(),
     listPacks(db, account.id),
   ]);
-
   const quota = account.monthlyQuota ?? 0;
-  const quotaUsed = Math.min(subscriptionRow?.used ?? 0, quota);
+  return {
+    period,
+    quota,
+    quotaUsed: Math.min(subscriptionRow?.used ?? 0, quota),
+    packs,
+    credits: { given: totals.credits_given, consumed: totals.credits_used },
+  };
+}
+
+/** The spec's Usage record (spec "Usage record", rules 1-3) for an account and the calling key. */
+export async function usageRecord(
+  db: Db,
+  account: Account,
+  key: ApiKey,
+  now: Date,
+): Promise<Static<typeof UsageRecordSchema>> {
+  const { period, quota, quotaUsed, packs, credits } = await readBalances(db, account, now);
   const items = packs.map((p) => ({
     id: p.id,
     title: p.title,
@@ -105,7 +125,6 @@ export async function usageRecord(
   const packsTotal = items.reduce((sum, p) => sum + p.total, 0);
   const packsUsed = items.reduce((sum, p) => sum + p.used, 0);
   const currentIndex = items.findIndex((p) => !p.exhausted);
-  const credits = { given: balances.credits_given, consumed: balances.credits_used };
   const creditsRemaining = Math.max(credits.given - credits.consumed, 0);
 
   // Rule 1: subscription reports the quota plus the packs; rules 2-3: without a plan, the packs alone.
@@ -153,5 +172,86 @@ export async function usageRecord(
             current: items[currentIndex] ?? null,
             items,
           },
+  };
+}
+
+const Balance = {
+  total: Type.Integer(),
+  used: Type.Integer(),
+  remaining: Type.Integer(),
+};
+
+/** An account's usage without a key (docs/console.md `AccountUsage`): its balances in draw order. */
+export const AccountUsageSchema = Type.Object({
+  account: Type.Object({
+    name: Type.String(),
+    slug: Type.String(),
+    active: Type.Boolean(),
+    stats_enabled: Type.Boolean(),
+  }),
+  remaining: Type.Integer(),
+  total_used: Type.Integer(),
+  period: Type.Object({ start: Type.String(), end: Type.String() }),
+  renewal_date: Type.String(),
+  balances: Type.Array(
+    Type.Union([
+      Type.Object({ source: Type.Literal('subscription'), ...Balance }),
+      Type.Object({
+        source: Type.Literal('pack'),
+        id: Type.String(),
+        title: Type.String(),
+        purchased_at: Type.String(),
+        ...Balance,
+      }),
+      Type.Object({ source: Type.Literal('credit'), ...Balance }),
+    ]),
+  ),
+  rate_limit: Type.Object({ per_second: Nullable(Type.Integer()), per_minute: Nullable(Type.Integer()) }),
+});
+
+/**
+ * The account's usage as the console shows it: the subscription's period (its quota 0 without a
+ * plan), each pack in purchase order, then the credits: the order units are drawn in. `remaining`
+ * and `total_used` are the Usage record's.
+ */
+export async function accountUsage(
+  db: Db,
+  account: Account,
+  now: Date,
+): Promise<Static<typeof AccountUsageSchema>> {
+  const { period, quota, quotaUsed, packs, credits } = await readBalances(db, account, now);
+  const creditsRemaining = Math.max(credits.given - credits.consumed, 0);
+  const packsRemaining = packs.reduce((sum, p) => sum + p.total - p.used, 0);
+  const packsUsed = packs.reduce((sum, p) => sum + p.used, 0);
+  return {
+    account: {
+      name: account.name,
+      slug: account.slug,
+      active: account.active,
+      stats_enabled: account.statsEnabled,
+    },
+    remaining: quota - quotaUsed + packsRemaining + creditsRemaining,
+    total_used: quotaUsed + packsUsed + credits.consumed,
+    period: { start: period.start.toISOString(), end: period.end.toISOString() },
+    renewal_date: period.end.toISOString(),
+    balances: [
+      { source: 'subscription' as const, total: quota, used: quotaUsed, remaining: quota - quotaUsed },
+      ...packs.map((p) => ({
+        source: 'pack' as const,
+        id: p.id,
+        title: p.title,
+        purchased_at: p.purchasedAt,
+        total: p.total,
+        used: p.used,
+        remaining: p.total - p.used,
+      })),
+      {
+        source: 'credit' as const,
+        total: credits.given,
+        used: credits.consumed,
+        remaining: creditsRemaining,
+      },
+    ],
+    rate_limit: { per_second: account.perSecond, per_minute: account.perMinute },
   };
 }

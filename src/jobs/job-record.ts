@@ -21,7 +21,7 @@ const WebhookAttemptSchema = Type.Object({
 /** One webhook delivery attempt as the job record shows it. */
 export type WebhookAttempt = Static<typeof WebhookAttemptSchema>;
 
-const WebhookLogSchema = Type.Object({
+export const WebhookLogSchema = Type.Object({
   state: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
   attempts: Type.Array(WebhookAttemptSchema),
 });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { settleIn } from '../billing/ledger.js';
 import type { Db } from '../store/db.js';
+import { olderThan, type Page, type PageRequest, pageOf } from '../store/pages.js';
 import type { JobStatus, JobsTable } from '../store/schema.js';
 
 /*
@@ -277,4 +278,40 @@ export async function saveWebhookAttempt(
     .set({ webhook: log, webhook_next_at: nextAt === null ? null : nextAt.toISOString() })
     .where('id', '=', id)
     .execute();
+}
+
+/** A job as the console lists it: its row with its key's alias and prefix. */
+export type ListedJob = JobRow & { readonly key_alias: string | null; readonly key_prefix: string | null };
+
+/**
+ * A page of an account's jobs, newest first, by the (account_id, created_at) index: those still
+ * queued or running, and finished ones within their retention (as GET /jobs/{job_id} shows them).
+ */
+export async function listJobs(
+  db: Db,
+  filter: { readonly accountId: string; readonly status?: JobStatus },
+  page: PageRequest,
+  now: Date,
+): Promise<Page<ListedJob>> {
+  let query = db
+    .selectFrom('jobs')
+    .leftJoin('api_keys', 'api_keys.id', 'jobs.key_id')
+    .selectAll('jobs')
+    .select(['api_keys.alias as key_alias', 'api_keys.key_prefix'])
+    .where('jobs.account_id', '=', filter.accountId)
+    .where((eb) =>
+      eb.or([eb('jobs.status', 'in', ['queued', 'running']), eb('jobs.expires_at', '>', now.toISOString())]),
+    )
+    .orderBy('jobs.created_at', 'desc')
+    .orderBy('jobs.id', 'desc')
+    .limit(page.limit + 1);
+  if (filter.status !== undefined) query = query.where('jobs.status', '=', filter.status);
+  if (page.before !== undefined) query = query.where(olderThan('jobs.created_at', 'jobs.id', page.before));
+  const rows = await query.execute();
+  return pageOf(
+    rows,
+    page.limit,
+    (row) => ({ at: row.created_at, id: row.id }),
+    (row) => row,
+  );
 }

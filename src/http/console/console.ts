@@ -3,8 +3,13 @@ import type { ConsoleSessions } from '../../admin/sessions.js';
 import { WebcapError } from '../../errors.js';
 import type { AppDeps } from '../deps.js';
 import { consoleAccessHook } from './access.js';
+import { accountRoutes } from './account.js';
 import { consoleHeaders, frontEndRoutes } from './front-end.js';
+import { jobRoutes } from './jobs.js';
+import { keyRoutes } from './keys.js';
 import { sessionRoutes } from './session.js';
+import { usageRoutes } from './usage.js';
+import { userRoutes } from './users.js';
 
 /**
  * The console (docs/console.md): its API under /console/api, cookie-authenticated and hidden
@@ -22,6 +27,11 @@ export function consoleRoutes(deps: AppDeps, sessions: ConsoleSessions, frontEnd
     });
     app.addHook('onRequest', consoleAccessHook(deps, sessions));
     await app.register(sessionRoutes(deps, sessions));
+    await app.register(usageRoutes(deps));
+    await app.register(keyRoutes(deps));
+    await app.register(jobRoutes(deps));
+    await app.register(accountRoutes(deps));
+    await app.register(userRoutes(deps));
     // An unknown API path is a JSON 404, not the front end's page.
     app.all('/console/api/*', { schema: { hide: true } }, async () => {
       throw new WebcapError('not_found');

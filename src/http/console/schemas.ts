@@ -1,6 +1,17 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { KeyJsonSchema, keyJson } from '../../admin/json.js';
 import type { ConsoleSessions } from '../../admin/sessions.js';
+import { parseIsoDate } from '../../billing/iso-date.js';
+import type { KeyRecord } from '../../billing/keys.js';
+import { keyUse } from '../../billing/ledger.js';
 import { Nullable } from '../../nullable.js';
+import {
+  type LoggedRequest,
+  lastUsed,
+  type RequestFilter,
+  type StatusFilter,
+} from '../../stats/request-log.js';
+import type { Db } from '../../store/db.js';
 import type { SignedInRequest } from './access.js';
 
 /*
@@ -78,3 +89,98 @@ export function sessionJson(
 
 /** A key as lists show it beside what it did: its id, alias and prefix. */
 export const KeyRefSchema = Type.Object({ id: Type.String(), alias: Type.String(), prefix: Type.String() });
+
+/** A key as the console shows it: the admin API's key JSON, what it used in its quota windows, and its last call. */
+export const ConsoleKeySchema = Type.Object({
+  ...KeyJsonSchema.properties,
+  used: Type.Object({
+    total: Type.Integer(),
+    today: Type.Integer(),
+    this_week: Type.Integer(),
+    this_month: Type.Integer(),
+  }),
+  last_used_at: Nullable(Type.String()),
+});
+
+export type ConsoleKey = Static<typeof ConsoleKeySchema>;
+
+/** The keys' console JSON: each with its use in the windows containing `now` and its last call. */
+export async function consoleKeys(db: Db, records: readonly KeyRecord[], now: Date): Promise<ConsoleKey[]> {
+  const ids = records.map((record) => record.key.id);
+  const [uses, last] = await Promise.all([keyUse(db, ids, now), lastUsed(db, ids)]);
+  return records.map((record) => ({
+    ...keyJson(record),
+    used: uses.get(record.key.id) ?? { total: 0, today: 0, this_week: 0, this_month: 0 },
+    last_used_at: last.get(record.key.id) ?? null,
+  }));
+}
+
+/** A row of the request log (GET /console/api/requests); `account` on the operator's list. */
+export const RequestItemSchema = Type.Object({
+  id: Type.String(),
+  created_at: Type.String(),
+  account: Type.Optional(Nullable(Type.String())),
+  engine: Type.String(),
+  path: Type.String(),
+  status: Type.Integer(),
+  duration_ms: Type.Integer(),
+  billed: Type.Boolean(),
+  key: KeyRefSchema,
+});
+
+export function requestItemJson(row: LoggedRequest, withAccount: boolean): Static<typeof RequestItemSchema> {
+  return {
+    id: row.id,
+    created_at: row.createdAt,
+    ...(withAccount ? { account: row.accountSlug } : {}),
+    engine: row.engine,
+    path: row.path,
+    status: row.status,
+    duration_ms: row.durationMs,
+    billed: row.billed,
+    key: row.key,
+  };
+}
+
+/** The request-log filters, checked: `status` a code or a class, `since`/`until` ISO times. */
+export const RequestQuery = {
+  engine: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  status: Type.Optional(Type.String({ pattern: '^([1-5][0-9][0-9]|[1-5]xx)$' })),
+  key_id: Type.Optional(Id),
+  since: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  until: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  ...PageQuery,
+};
+
+/** The request filter of a request-log query's fields; a 400 naming a time that does not parse. */
+export function requestFilterOf(query: {
+  engine?: string;
+  status?: string;
+  key_id?: string;
+  since?: string;
+  until?: string;
+}): RequestFilter {
+  const status = query.status;
+  return {
+    engine: query.engine,
+    keyId: query.key_id,
+    status: status === undefined ? undefined : /x/.test(status) ? (status as StatusFilter) : Number(status),
+    since: query.since === undefined ? undefined : parseIsoDate(query.since, 'since').toISOString(),
+    until: query.until === undefined ? undefined : parseIsoDate(query.until, 'until').toISOString(),
+  };
+}
+
+/** `days` (1-90, default 30) of GET .../usage/daily. */
+export const DaysQuery = { days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })) };
+
+export const DailyCallsSchema = Type.Object({
+  days: Type.Array(
+    Type.Object({
+      date: Type.String(),
+      calls: Type.Integer(),
+      billed: Type.Integer(),
+      by_engine: Type.Record(Type.String(), Type.Integer()),
+      by_status: Type.Record(Type.String(), Type.Integer()),
+    }),
+  ),
+});

@@ -36,122 +36,26 @@ import {
   webhookSecretJson,
 } from '../../admin/json.js';
 import { createKey, listKeys, revokeKey, showKey, updateKey } from '../../admin/keys.js';
-import { PASSWORD_MAX_CHARS } from '../../admin/passwords.js';
 import { createUser, deleteUser, listUsers, resetPassword, updateUser } from '../../admin/users.js';
-import { MAX_AMOUNT, MAX_RATE } from '../../billing/amounts.js';
 import { Nullable } from '../../nullable.js';
+import {
+  AccountCreate,
+  AccountUpdate,
+  accountPatchOf,
+  CreditGrant,
+  KeyCreate,
+  KeyUpdate,
+  keyPatchOf,
+  newAccountOf,
+  PackCreate,
+  PasswordReset,
+  Slug,
+  UserCreate,
+  UserUpdate,
+} from '../admin-bodies.js';
 import { bearerCheck } from '../bearer.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../responses/errors.js';
-
-const Count = Type.Integer({ minimum: 0, maximum: MAX_AMOUNT });
-const NullableCount = Nullable(Count);
-const NullableRate = Nullable(Type.Integer({ minimum: 1, maximum: MAX_RATE }));
-/** Dates are checked strictly by the billing module (parseIsoDate); this only bounds their length. */
-const IsoDate = Type.String({
-  maxLength: 40,
-  description: 'ISO 8601 date or date-time, UTC unless an offset is given',
-});
-const Slug = Type.String({ minLength: 1, maxLength: 64 });
-const Quotas = Type.Object(
-  {
-    total: Type.Optional(NullableCount),
-    daily: Type.Optional(NullableCount),
-    weekly: Type.Optional(NullableCount),
-    monthly: Type.Optional(NullableCount),
-  },
-  { additionalProperties: false },
-);
-
-const AccountCreate = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    slug: Slug,
-    monthly_quota: Type.Optional(NullableCount),
-    per_second: Type.Optional(NullableRate),
-    per_minute: Type.Optional(NullableRate),
-    stats_enabled: Type.Optional(Type.Boolean()),
-    billing_anchor: Type.Optional(IsoDate),
-  },
-  { additionalProperties: false },
-);
-
-const AccountUpdate = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    active: Type.Optional(Type.Boolean()),
-    monthly_quota: Type.Optional(NullableCount),
-    per_second: Type.Optional(NullableRate),
-    per_minute: Type.Optional(NullableRate),
-    stats_enabled: Type.Optional(Type.Boolean()),
-    billing_anchor: Type.Optional(IsoDate),
-  },
-  { additionalProperties: false },
-);
-
-const KeyCreate = Type.Object(
-  {
-    account: Slug,
-    alias: Type.Optional(Type.String({ maxLength: 200 })),
-    category: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-    expires: Type.Optional(Nullable(IsoDate)),
-    quotas: Type.Optional(Quotas),
-  },
-  { additionalProperties: false },
-);
-
-const KeyUpdate = Type.Object(
-  {
-    alias: Type.Optional(Type.String({ maxLength: 200 })),
-    category: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-    active: Type.Optional(Type.Boolean()),
-    expires: Type.Optional(Nullable(IsoDate)),
-    quotas: Type.Optional(Quotas),
-  },
-  { additionalProperties: false },
-);
-
-const PackCreate = Type.Object(
-  {
-    total: Type.Integer({ minimum: 1, maximum: MAX_AMOUNT }),
-    title: Type.Optional(Type.String({ maxLength: 200 })),
-    purchased_at: Type.Optional(IsoDate),
-  },
-  { additionalProperties: false },
-);
-
-const CreditGrant = Type.Object(
-  {
-    amount: Type.Integer({ minimum: 1, maximum: MAX_AMOUNT }),
-    note: Type.Optional(Type.String({ maxLength: 500 })),
-  },
-  { additionalProperties: false },
-);
-
-const Role = Type.Union([Type.Literal('owner'), Type.Literal('member'), Type.Literal('operator')]);
-const NewPassword = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_CHARS });
-
-const UserCreate = Type.Object(
-  {
-    email: Type.String({ minLength: 1, maxLength: 254 }),
-    name: Type.Optional(Type.String({ maxLength: 200 })),
-    role: Role,
-    account: Type.Optional(Slug),
-    password: Type.Optional(NewPassword),
-  },
-  { additionalProperties: false },
-);
-
-const UserUpdate = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    role: Type.Optional(Role),
-    active: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
-
-const PasswordReset = Type.Object({ password: Type.Optional(NewPassword) }, { additionalProperties: false });
 
 const AuditQuery = Type.Object(
   {
@@ -200,16 +104,7 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
         },
       },
       async (request, reply) => {
-        const body = request.body;
-        const account = await createAccount(admin(request), {
-          name: body.name,
-          slug: body.slug,
-          monthlyQuota: body.monthly_quota,
-          perSecond: body.per_second,
-          perMinute: body.per_minute,
-          statsEnabled: body.stats_enabled,
-          billingAnchor: body.billing_anchor,
-        });
+        const account = await createAccount(admin(request), newAccountOf(request.body));
         return reply.code(201).send(accountJson(account));
       },
     );
@@ -264,19 +159,8 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           response: { 200: AccountJsonSchema, ...write },
         },
       },
-      async (request) => {
-        const body = request.body;
-        const account = await updateAccount(admin(request), request.params.slug, {
-          name: body.name,
-          active: body.active,
-          statsEnabled: body.stats_enabled,
-          monthlyQuota: body.monthly_quota,
-          perSecond: body.per_second,
-          perMinute: body.per_minute,
-          billingAnchor: body.billing_anchor,
-        });
-        return accountJson(account);
-      },
+      async (request) =>
+        accountJson(await updateAccount(admin(request), request.params.slug, accountPatchOf(request.body))),
     );
 
     app.post(
@@ -396,17 +280,8 @@ export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTyp
           response: { 200: KeyJsonSchema, ...write },
         },
       },
-      async (request) => {
-        const body = request.body;
-        const record = await updateKey(admin(request), request.params.id, {
-          alias: body.alias,
-          category: body.category,
-          active: body.active,
-          expiresAt: body.expires,
-          quotas: body.quotas,
-        });
-        return keyJson(record);
-      },
+      async (request) =>
+        keyJson(await updateKey(admin(request), request.params.id, keyPatchOf(request.body))),
     );
 
     app.post(

@@ -20,7 +20,7 @@ const KeyQuery = Type.Object(
 );
 
 /** The record is JSON already (its result spliced in as stored): sent as bytes, not serialized again. */
-function sendRecord(reply: FastifyReply, record: Buffer): FastifyReply {
+export function sendRecord(reply: FastifyReply, record: Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(record);
 }
 

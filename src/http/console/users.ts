@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { listAudit } from '../../admin/audit.js';
+import { createInvitation } from '../../admin/invitations.js';
+import { AuditEntryJsonSchema, auditEntryJson, UserJsonSchema, userJson } from '../../admin/json.js';
+import { deleteUser, listUsers, updateUser } from '../../admin/users.js';
+import { baseUrlOf } from '../call-response.js';
+import type { AppDeps } from '../deps.js';
+import { errors } from '../responses/errors.js';
+import { accountOf, adminAs } from './access.js';
+import { IdParams, ListOf, PageQuery, pageRequest } from './schemas.js';
+
+const AccountRole = Type.Union([Type.Literal('owner'), Type.Literal('member')]);
+
+const InviteBody = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 254 }), role: AccountRole },
+  { additionalProperties: false },
+);
+
+const UserPatch = Type.Object(
+  { role: Type.Optional(AccountRole), active: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
+const InvitationCreated = Type.Object({
+  invite_url: Type.String({ description: 'the one-time link; shown only in this answer' }),
+  email: Type.String(),
+  role: AccountRole,
+  expires_at: Type.String(),
+});
+
+/** The account's people (owners only): the users, invitations, changes and removals, and the account's audit log. */
+export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const config = { console: 'owner' as const };
+  return async (app) => {
+    app.get(
+      '/console/api/users',
+      { config, schema: { hide: true, response: { 200: ListOf(UserJsonSchema), ...errors(401, 403) } } },
+      async (request) => {
+        const users = await listUsers(adminAs(deps, request), { accountId: accountOf(request).id });
+        return { items: users.map(userJson).reverse(), next: null };
+      },
+    );
+
+    app.post(
+      '/console/api/invites',
+      {
+        config,
+        schema: {
+          hide: true,
+          body: InviteBody,
+          response: { 201: InvitationCreated, ...errors(400, 401, 403, 409, 413) },
+        },
+      },
+      async (request, reply) => {
+        const { token, invitation } = await createInvitation(adminAs(deps, request), {
+          accountId: accountOf(request).id,
+          email: request.body.email,
+          role: request.body.role,
+        });
+        return reply.code(201).send({
+          invite_url: `${baseUrlOf(deps, request)}/console/invite/${token}`,
+          email: invitation.email,
+          role: invitation.role,
+          expires_at: invitation.expiresAt,
+        });
+      },
+    );
+
+    app.patch(
+      '/console/api/users/:id',
+      {
+        config,
+        schema: {
+          hide: true,
+          params: IdParams,
+          body: UserPatch,
+          response: { 200: UserJsonSchema, ...errors(400, 401, 403, 404, 409, 413) },
+        },
+      },
+      async (request) =>
+        userJson(
+          await updateUser(adminAs(deps, request), request.params.id, request.body, {
+            accountId: accountOf(request).id,
+          }),
+        ),
+    );
+
+    app.delete(
+      '/console/api/users/:id',
+      {
+        config,
+        schema: {
+          hide: true,
+          params: IdParams,
+          response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        await deleteUser(adminAs(deps, request), request.params.id, { accountId: accountOf(request).id });
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/console/api/audit',
+      {
+        config,
+        schema: {
+          hide: true,
+          querystring: Type.Object(PageQuery, { additionalProperties: false }),
+          response: { 200: ListOf(AuditEntryJsonSchema), ...errors(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const page = await listAudit(
+          deps.store.db,
+          { accountId: accountOf(request).id },
+          pageRequest(request.query),
+        );
+        return { items: page.items.map(auditEntryJson), next: page.next };
+      },
+    );
+  };
+}
