@@ -7,6 +7,8 @@ import { loadConfig } from '../src/config.js';
 import { directArgs } from './baselines.js';
 import { type CacheHitResult, measureCacheHits } from './cache-hits.js';
 import { type ContentHttpResult, measureContentHttp, measureExtraction } from './content.js';
+import { type DevSetResult, formatDevSet, measureDevSet } from './content-dev-quality.js';
+import { compareRendered, formatRendered, type RenderedComparison } from './content-dev-rendered.js';
 import { startFixtureSite } from './fixture-site.js';
 import { baselineSubject, type Level, measureLevel, type Subject, serviceSubject } from './modes.js';
 import { checkTargets, formatTable, type Mode, type Row, ratios } from './report.js';
@@ -28,6 +30,8 @@ import type { Service } from './service.js';
  *   --content-calls=N  content calls through HTTP at the last level (default 40; 0 skips them)
  *   --extraction-rounds=N
  *                      rounds of extraction over the content fixtures, without rendering (default 5)
+ *   --dev-set=0        skips the main-content row on the development set (../shared/eval/trafilatura/)
+ *   --rendered-pages=N pages of that set compared through the service, rendered (default 100; 0 skips)
  */
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -50,7 +54,18 @@ function parseArgs(argv: readonly string[]) {
   const cacheSeconds = Number(option('cache-seconds') ?? (quick ? 3 : 10));
   const contentCalls = Number(option('content-calls') ?? (quick ? 12 : 40));
   const extractionRounds = Number(option('extraction-rounds') ?? (quick ? 2 : 5));
-  return { levels, modes, browserConcurrency, cacheSeconds, contentCalls, extractionRounds };
+  const devSet = option('dev-set') !== '0';
+  const renderedPages = devSet ? Number(option('rendered-pages') ?? (quick ? 30 : 100)) : 0;
+  return {
+    levels,
+    modes,
+    browserConcurrency,
+    cacheSeconds,
+    contentCalls,
+    extractionRounds,
+    devSet,
+    renderedPages,
+  };
 }
 
 function gitCommit(): string | null {
@@ -70,9 +85,16 @@ function chromiumVersion(executablePath: string): string {
 }
 
 async function main(): Promise<void> {
-  const { levels, modes, browserConcurrency, cacheSeconds, contentCalls, extractionRounds } = parseArgs(
-    process.argv.slice(2),
-  );
+  const {
+    levels,
+    modes,
+    browserConcurrency,
+    cacheSeconds,
+    contentCalls,
+    extractionRounds,
+    devSet,
+    renderedPages,
+  } = parseArgs(process.argv.slice(2));
   const startedAt = new Date();
   const loadAverage = os.loadavg();
   // The service's own default, so the baselines run the very same executable.
@@ -100,6 +122,12 @@ async function main(): Promise<void> {
     `  content extraction without rendering, ${extractionRounds} rounds over the content fixtures...`,
   );
   const extraction = measureExtraction(extractionRounds);
+  let devSetResult: DevSetResult | null = null;
+  if (devSet) {
+    console.log('  main content on the development set, one page after the other on this thread...');
+    devSetResult = measureDevSet();
+  }
+  let rendered: RenderedComparison | null = null;
   try {
     for (const [index, level] of levels.entries()) {
       const last = index === levels.length - 1;
@@ -148,6 +176,14 @@ async function main(): Promise<void> {
         for (const subject of subjects) await subject.close();
       }
     }
+    if (devSetResult !== null && renderedPages > 0) {
+      console.log(`  ${renderedPages} pages of the development set through the service, rendered...`);
+      rendered = await compareRendered(
+        renderedPages,
+        new Map(devSetResult.pages.map((page) => [page.file, page.text])),
+        { dataDir: path.join(work, 'dev-set'), logFile, chromiumPath },
+      );
+    }
   } finally {
     await site.close();
     rmSync(work, { recursive: true, force: true });
@@ -173,6 +209,10 @@ async function main(): Promise<void> {
     `  on the ${extraction.largePages} pages of 60 KB and more: median ${ms(extraction.largeExtractMedianMs)}, p95 ${ms(extraction.largeExtractP95Ms)}`,
   );
   console.log(`extraction median < 100 ms: ${extraction.extractMedianMs < 100 ? 'met' : 'MISSED'}`);
+  const quality = devSetResult as DevSetResult | null;
+  if (quality !== null) console.log(`\n${formatDevSet(quality)}`);
+  const renderedResult = rendered as RenderedComparison | null;
+  if (renderedResult !== null) console.log(formatRendered(renderedResult));
   const contentResult = contentHttp as ContentHttpResult | null;
   if (contentResult !== null) {
     const capture = rows.find(
@@ -222,6 +262,18 @@ async function main(): Promise<void> {
     cacheHits: cacheResult,
     contentExtraction: extraction,
     contentHttp: contentResult,
+    mainContentDevSet:
+      quality === null
+        ? null
+        : {
+            all: quality.all,
+            halves: quality.halves,
+            mainContentMedianMs: quality.mainContentMedianMs,
+            mainContentP95Ms: quality.mainContentP95Ms,
+            contentCallMedianMs: quality.contentCallMedianMs,
+            contentCallP95Ms: quality.contentCallP95Ms,
+          },
+    mainContentRendered: renderedResult,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(

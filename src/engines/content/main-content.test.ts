@@ -111,7 +111,7 @@ describe('extractMainContent', () => {
     const within = extractMainContent(parseHTML(html).document, pageUrl, 100);
     expect(within).toMatchObject({ fallback: false, tooLarge: false });
     const past = extractMainContent(parseHTML(html).document, pageUrl, 10);
-    expect(past).toMatchObject({ fallback: true, tooLarge: true, elements: 23 });
+    expect(past).toMatchObject({ fallback: true, tooLarge: true, elements: 25 });
     expect(past.html).not.toContain('Home');
     expect(textOf(past.html)).toContain('Some words of an article');
   });

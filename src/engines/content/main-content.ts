@@ -1,10 +1,8 @@
-import { Readability } from '@mozilla/readability';
-import { DefuddleClass } from 'defuddle/node';
-import { parseHTML } from 'linkedom';
+import { hasContentName, hasFurnitureName } from './boilerplate-names.js';
 import { elementBudget } from './element-budget.js';
-import { isJsonLdScript, jsonLdWithinBounds } from './json-ld.js';
 import { furnitureFor } from './page-furniture.js';
-import { tokenOverlap, wordTokens } from './word-tokens.js';
+import { countText, type TextCounts } from './text-blocks.js';
+import { wordTokens } from './word-tokens.js';
 
 export interface MainContent {
   /** The main content as an HTML fragment (serialised), absolute URLs kept as in the page. */
@@ -91,20 +89,19 @@ const NEVER = new Set([
   'TEXTAREA',
   'BUTTON',
   'DIALOG',
+  'HEAD',
+  'TITLE',
+  // Captions and credits of pictures: the picture is not in the text, and neither is what labels it.
+  'FIGCAPTION',
 ]);
 // Page furniture (page-furniture.ts); the fallback body drops it too.
 const FURNITURE = furnitureFor('main-content');
 
-function isFurniture(el: Element): boolean {
-  const name = el.tagName.toUpperCase();
-  if (FURNITURE.tags.has(name)) {
-    // A header inside the article holds its title block; a page header holding the article is rare
-    // but real (the article would go with it), so keep any furniture that contains an article.
-    if (name === 'HEADER' && el.closest('article, main, [role="main"]')) return false;
-    return el.querySelector('article, main, [role="main"]') === null;
-  }
+/** A landmark that is page furniture by its tag, role or id (page-furniture.ts). */
+function isFurniture(el: Element, name: string): boolean {
+  if (FURNITURE.tags.has(name)) return true;
   const role = el.getAttribute('role');
-  if (role && FURNITURE.roles.has(role.toLowerCase())) return el.querySelector('article, main') === null;
+  if (role && FURNITURE.roles.has(role.toLowerCase())) return true;
   return FURNITURE.ids.has(el.id.toLowerCase());
 }
 
@@ -114,8 +111,8 @@ function isFurniture(el: Element): boolean {
 const MAX_DEPTH = 64;
 
 /**
- * Removes what is never main content from `root` (scripts except JSON-LD, styles, embeds,
- * nav/header/footer/aside, comment threads) and flattens nesting beyond MAX_DEPTH; iterative.
+ * Removes what is never main content from `root` (scripts, styles, embeds, form controls, hidden
+ * elements) and flattens nesting beyond MAX_DEPTH; iterative.
  */
 function prune(root: Element): number {
   let kept = 0;
@@ -124,10 +121,7 @@ function prune(root: Element): number {
   while (stack.length > 0) {
     const { el, depth } = stack.pop() as { el: Element; depth: number };
     const name = el.tagName.toUpperCase();
-    // defuddle reads schema.org data (articleBody, headline) from JSON-LD, recursively: only
-    // what is within json-ld.ts's bounds reaches it.
-    const keep = name === 'SCRIPT' && isJsonLdScript(el) && jsonLdWithinBounds(el.textContent ?? '');
-    if (!keep && el !== root && (NEVER.has(name) || isFurniture(el) || el.hasAttribute('hidden'))) {
+    if (el !== root && (NEVER.has(name) || el.hasAttribute('hidden'))) {
       doomed.push(el);
       continue;
     }
@@ -149,47 +143,149 @@ function pruned(document: Document): { readonly work: Document; readonly element
   return { work, elements: work.documentElement ? prune(work.documentElement) : 0 };
 }
 
-interface Candidate {
-  /** The candidate parsed into a document of its own, so that finishing it never touches the page. */
-  readonly root: HTMLElement;
-  readonly tokens: readonly string[];
-}
-
-const NO_CANDIDATE: Candidate = { root: parseHTML('<html><body></body></html>').document.body, tokens: [] };
-
-function candidate(html: string): Candidate {
-  const { document } = parseHTML(`<!DOCTYPE html><html><body>${html}</body></html>`);
-  return { root: document.body, tokens: wordTokens(plainText(document.body)) };
-}
-
-// Below this many words, what an extractor returns is a stray line, not the page's content.
+// Below this many words, what was found is a stray line, not the page's content.
 const MIN_WORDS = 25;
 
 function normalised(text: string): string {
   return wordTokens(text).join(' ');
 }
 
+// How much a container loses for each character of link text and of stray short text it holds,
+// against each character of prose it gains.
+const LINK_COST = 1;
+const SHORT_COST = 0.3;
+
+const STYLE_MAX_CHARS = 300;
+
+/** An inline style that hides the element (display: none, visibility: hidden). */
+function hiddenByStyle(el: Element): boolean {
+  const style = el.getAttribute('style');
+  if (style === null) return false;
+  const compact = style.slice(0, STYLE_MAX_CHARS).toLowerCase().replaceAll(' ', '');
+  return compact.includes('display:none') || compact.includes('visibility:hidden');
+}
+
+// Elements a class or id never removes: WordPress and others put the article's tags and categories
+// in the classes of its <article> and <body>.
+const NEVER_BY_NAME: ReadonlySet<string> = new Set(['HTML', 'BODY', 'ARTICLE', 'MAIN']);
+// Furniture is kept when it holds more than this share of the page's text (a layout wrapper named
+// "has-sidebar" around the article), prose counting fully, stray fragments less, links not at all;
+// on a page without prose there is no article to keep.
+const FURNITURE_MAX_TEXT_SHARE = 0.5;
+
+function textWeight(c: TextCounts): number {
+  return c.prose + SHORT_COST * c.short;
+}
+
 /**
- * Drops the article's own title from the top of the content: the page's title is metadata, and
- * extractors differ in whether they keep it (defuddle drops an h1 it recognises, Readability keeps
- * headings inside its container, role="heading" divs pass both).
+ * Removes page furniture: landmarks (nav, header, footer, aside and their roles), elements named
+ * so by class or id (boilerplate-names.ts) and elements hidden by an inline style, unless one holds
+ * the page's h1 or most of its text: a name is a convention, not a proof (a page header may hold
+ * the article, a wrapper named "has-sidebar" does).
  */
-function dropLeadingTitle(root: HTMLElement, titles: readonly string[]): void {
+function removeNamedFurniture(body: Element): void {
+  const counts = countText(body);
+  const page = textWeight(counts.get(body) as TextCounts);
+  const prose = counts.get(body)?.prose ?? 0;
+  const doomed: Element[] = [];
+  const stack: Element[] = [body];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    const own = counts.get(el);
+    if (own === undefined) continue;
+    const name = el.tagName.toUpperCase();
+    const named =
+      isFurniture(el, name) || (!NEVER_BY_NAME.has(name) && (hasFurnitureName(el) || hiddenByStyle(el)));
+    const holdsArticle = own.h1 || (prose > 0 && textWeight(own) > page * FURNITURE_MAX_TEXT_SHARE);
+    if (named && !holdsArticle && !hasContentName(el)) {
+      doomed.push(el);
+      continue;
+    }
+    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  }
+  for (const el of doomed) el.remove();
+}
+
+function containerScore(c: TextCounts): number {
+  return c.prose - LINK_COST * c.links - SHORT_COST * c.short;
+}
+
+/** The element whose subtree holds the most prose for the least link text and stray fragments; the deepest on a tie. */
+function bestContainer(body: Element, counts: ReadonlyMap<Element, TextCounts>): Element {
+  let best = body;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (const [el, c] of counts) {
+    const score = containerScore(c);
+    if (score >= bestScore) {
+      best = el;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * Removes from the container the blocks that are link lists or link lines without prose (related
+ * links, tag lists, "read more").
+ */
+function removeLinkBlocks(container: Element, counts: ReadonlyMap<Element, TextCounts>): void {
+  const doomed: Element[] = [];
+  const stack: Element[] = [];
+  for (let c = container.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    const c = counts.get(el);
+    if (c === undefined) continue;
+    if (c.prose === 0 && c.links > 0 && c.links >= c.short + c.headings) {
+      doomed.push(el);
+      continue;
+    }
+    for (let k = el.lastElementChild; k; k = k.previousElementSibling) stack.push(k);
+  }
+  for (const el of doomed) el.remove();
+}
+
+// A label above a title: a section name, a date.
+const LABEL_MAX_WORDS = 3;
+
+/**
+ * Drops the article's own title from the top of the content, with the fragments above it (a
+ * section label, a date): the page's title is metadata, and what stands above it is the page's
+ * furniture. A title is any element whose whole text is the page's title or h1 (role="heading"
+ * divs, classes lost), before the first real paragraph.
+ */
+function dropLeadingTitle(
+  root: Element,
+  titles: readonly string[],
+  counts: ReadonlyMap<Element, TextCounts>,
+): void {
+  const above: Element[] = [];
+  let prose = false;
   const stack: Element[] = [root];
   while (stack.length > 0) {
     const el = stack.pop() as Element;
     const name = el.tagName.toUpperCase();
     const text = normalised(el.textContent ?? '');
-    // Extractors strip the attributes that mark a title (role="heading", classes), so any element
-    // whose whole text is the title counts; a heading may also be the title without the site's name.
+    // A heading may also be the title without the site's name.
     const isHeading = /^H[1-3]$/.test(name);
     if (text !== '' && titles.some((t) => t === text || (isHeading && t.startsWith(`${text} `)))) {
+      if (!prose) {
+        for (const fragment of above) if (!fragment.contains(el)) fragment.remove();
+        // A label beside it in its block (a section name in a span before the h1).
+        for (let label = el.previousElementSibling; label !== null; label = el.previousElementSibling) {
+          if (wordTokens(label.textContent ?? '').length > LABEL_MAX_WORDS) break;
+          label.remove();
+        }
+      }
       el.remove();
       return;
     }
     // Stop at the first real paragraph: a title further down is a heading of the article.
     if (name === 'P' && text.split(' ').length > 25) return;
-    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+    const c = counts.get(el);
+    if (c?.kind === 'prose') prose = true;
+    if (c?.kind === 'short' && c.prose === 0) above.push(el);
+    for (let k = el.lastElementChild; k; k = k.previousElementSibling) stack.push(k);
   }
 }
 
@@ -211,6 +307,82 @@ function absoluteUrls(root: HTMLElement, pageUrl: string): void {
   }
 }
 
+/** The container's blocks with text of their own, in document order. */
+function blocksOf(container: Element, counts: ReadonlyMap<Element, TextCounts>): Element[] {
+  const blocks: Element[] = [];
+  const stack: Element[] = [container];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if ((counts.get(el)?.own ?? 0) > 0) blocks.push(el);
+    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  }
+  return blocks;
+}
+
+// Below a heading of any level: "Read more:" or a bold line standing for a heading.
+const LABEL_LEVEL = 7;
+const EMPHASIS: ReadonlySet<string> = new Set(['STRONG', 'B']);
+
+/** The level of a heading (1-6), of a short label standing for one (LABEL_LEVEL), or null for text. */
+function headingLevel(el: Element, counts: TextCounts): number | null {
+  const name = el.tagName.toUpperCase();
+  if (/^H[1-6]$/.test(name)) return Number(name[1]);
+  if (counts.kind !== 'short') return null;
+  const text = (el.textContent ?? '').trim();
+  if (text.endsWith(':')) return LABEL_LEVEL;
+  const only = el.firstElementChild;
+  const bold =
+    only !== null &&
+    only === el.lastElementChild &&
+    EMPHASIS.has(only.tagName.toUpperCase()) &&
+    (only.textContent ?? '').trim() === text;
+  return bold ? LABEL_LEVEL : null;
+}
+
+/**
+ * Removes headings left with nothing under them (a "Related articles" whose links are gone): a
+ * heading or a label standing for one, followed by no text, or by a heading of its level or above.
+ */
+function removeEmptySections(container: Element, counts: ReadonlyMap<Element, TextCounts>): void {
+  const blocks = blocksOf(container, counts);
+  let next: number | null = 0;
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const el = blocks[i] as Element;
+    const level = headingLevel(el, counts.get(el) as TextCounts);
+    if (level === null) {
+      next = null;
+      continue;
+    }
+    if (next === 0 || (next !== null && next <= level)) el.remove();
+    else next = level;
+  }
+}
+
+// A teaser is compared with the blocks after it from this many characters, up to the first few.
+const TEASER_MIN_CHARS = 60;
+const TEASER_BLOCKS = 8;
+
+/**
+ * Removes a standfirst that repeats the article's opening (a summary cut from its first paragraph,
+ * often ending in an ellipsis): among the first blocks, one whose text starts a later block's.
+ */
+function removeRepeatedTeaser(container: Element, counts: ReadonlyMap<Element, TextCounts>): void {
+  const texts = blocksOf(container, counts)
+    .slice(0, TEASER_BLOCKS)
+    .map((el) => ({ el, text: normalised(el.textContent ?? '') }));
+  for (const [i, { el, text }] of texts.entries()) {
+    // Its last word may be cut ("...four yea").
+    const stem = text.slice(0, Math.max(0, text.lastIndexOf(' ')));
+    if (stem.length < TEASER_MIN_CHARS) continue;
+    const repeats = (later: { el: Element; text: string }) =>
+      later.text.length > text.length &&
+      !later.el.contains(el) &&
+      !el.contains(later.el) &&
+      later.text.startsWith(stem);
+    if (texts.slice(i + 1).some(repeats)) el.remove();
+  }
+}
+
 function pageTitles(document: Document): string[] {
   const titles = [normalised(document.title ?? '')];
   const h1 = document.querySelector('h1');
@@ -219,44 +391,8 @@ function pageTitles(document: Document): string[] {
 }
 
 /**
- * defuddle's cleaning of Readability's article (d) unless it cut most of it away: its class rules
- * sometimes delete the article itself (a paragraph component named "card-content"), and then
- * Readability's article (r) is the better answer.
- */
-function cleanedOrWhole(d: Candidate, r: Candidate): Candidate {
-  if (d.tokens.length === 0) return r;
-  const common = tokenOverlap(d.tokens, r.tokens);
-  return common / r.tokens.length >= 0.55 && common / d.tokens.length >= 0.85 ? d : r;
-}
-
-/**
- * `tight` when it is a tighter container than `base`: inside it (85 % of its words are in `base`),
- * shorter, and still holding most of `base` (Readability takes a whole layout table where defuddle
- * takes the article's cell).
- */
-function tighter(tight: Candidate, base: Candidate): Candidate {
-  if (tight.tokens.length === 0 || tight.tokens.length >= base.tokens.length) return base;
-  const common = tokenOverlap(tight.tokens, base.tokens);
-  return common / tight.tokens.length >= 0.85 && common / base.tokens.length >= 0.55 ? tight : base;
-}
-
-// Pages up to this many elements (after pruning) also get defuddle's own search of the whole page,
-// a second opinion on Readability's container; above it that costs more than the time budget
-// (linkedom's selector matching makes defuddle ~0.1-0.3 ms per element).
-const SECOND_OPINION_MAX_ELEMENTS = 1500;
-// An article larger than this (a very long page, or a comment section Readability took for the
-// article) is returned as Readability has it: cleaning it would cost defuddle seconds.
-const CLEANING_MAX_ELEMENTS = 2000;
-
-/** defuddle's content of `document` (which it mutates), or no candidate when it fell back to the whole body. */
-function defuddled(document: Document, pageUrl: string): Candidate {
-  const html = new DefuddleClass(document, { url: pageUrl, useAsync: false }).parse().content;
-  return html.trimStart().slice(0, 5).toLowerCase() === '<body' ? NO_CANDIDATE : candidate(html);
-}
-
-/**
  * The page's main content as HTML with relative href/src resolved against `pageUrl`, or the cleaned
- * body with `fallback` set when none is found; never mutates `document` (all work is on copies).
+ * body with `fallback` set when none is found; never mutates `document` (all work is on a copy).
  */
 export function extractMainContent(
   document: Document,
@@ -264,31 +400,18 @@ export function extractMainContent(
   maxElements = elementBudget().mainContentElements,
 ): MainContent {
   const { work, elements } = pruned(document);
+  const tooLarge = elements > maxElements;
+  if (work.body) removeNamedFurniture(work.body);
   const body = () => (work.body ? work.body.innerHTML : '');
-  if (elements > maxElements) return { html: body(), fallback: true, tooLarge: true, elements };
-  // Classes are kept for defuddle's rules below.
-  const rHtml =
-    new Readability(work.cloneNode(true) as Document, { keepClasses: true }).parse()?.content ?? '';
-  const r = candidate(rHtml);
-  let best: Candidate;
-  if (r.tokens.length >= MIN_WORDS && r.root.querySelectorAll('*').length > CLEANING_MAX_ELEMENTS) {
-    best = r;
-  } else if (r.tokens.length >= MIN_WORDS) {
-    // Readability chooses the container, defuddle cleans it (share bars, teasers, tag lists inside
-    // the article): defuddle over the whole page costs 5-10x Readability and, on a real news set,
-    // falls back to the whole body on one page in six.
-    const article = parseHTML(
-      `<!DOCTYPE html><html><head>${work.head?.innerHTML ?? ''}</head><body><article>${rHtml}</article></body></html>`,
-    ).document;
-    best = cleanedOrWhole(defuddled(article, pageUrl), r);
-    if (elements <= SECOND_OPINION_MAX_ELEMENTS)
-      best = tighter(defuddled(work.cloneNode(true) as Document, pageUrl), best);
-  } else {
-    // Readability found nothing: defuddle's own search of the page is the second opinion.
-    best = defuddled(work.cloneNode(true) as Document, pageUrl);
-  }
-  if (best.tokens.length < MIN_WORDS) return { html: body(), fallback: true, tooLarge: false, elements };
-  dropLeadingTitle(best.root, pageTitles(document));
-  absoluteUrls(best.root, pageUrl);
-  return { html: best.root.innerHTML, fallback: false, tooLarge: false, elements };
+  if (tooLarge || !work.body) return { html: body(), fallback: true, tooLarge, elements };
+  const counts = countText(work.body);
+  const container = bestContainer(work.body, counts);
+  removeLinkBlocks(container, counts);
+  removeEmptySections(container, counts);
+  removeRepeatedTeaser(container, counts);
+  if (wordTokens(plainText(container)).length < MIN_WORDS)
+    return { html: body(), fallback: true, tooLarge: false, elements };
+  dropLeadingTitle(container, pageTitles(document), counts);
+  absoluteUrls(container as HTMLElement, pageUrl);
+  return { html: container.innerHTML, fallback: false, tooLarge: false, elements };
 }

@@ -1,0 +1,164 @@
+/**
+ * Class and id names that mark page furniture inside a page's body (comment threads, share bars,
+ * related links, bylines, tag lists, newsletter boxes), the conventions of CMS themes and news
+ * sites as extraction tools have long read them; and names that mark an article's body. Read by
+ * main-content.ts, which removes the former (unless they hold the article) and prefers the latter.
+ */
+
+/** A class or id name holding one of these anywhere is furniture ("entry-meta", "sharedaddy", "jp-relatedposts"). */
+const FURNITURE_PARTS = [
+  'comment',
+  'disqus',
+  'footer',
+  'sidebar',
+  'related',
+  'share',
+  'sharing',
+  'social',
+  'sociable',
+  'syndication',
+  'newsletter',
+  'subscribe',
+  'cookie',
+  'consent',
+  'breadcrumb',
+  'byline',
+  'author',
+  'widget',
+  'advert',
+  'sponsor',
+  'outbrain',
+  'taboola',
+  'pagination',
+  'navigation',
+  'navbar',
+  'subnav',
+  'menu',
+  'banner',
+  'popular',
+  'recommend',
+  'teaser',
+  'tagcloud',
+  'tag-list',
+  'taglist',
+  'rating',
+  'toolbar',
+  'postmeta',
+  'post-meta',
+  'entry-meta',
+  'article-meta',
+  'meta-data',
+  'metadata',
+  'timestamp',
+  'dateline',
+  'pubdate',
+  'post-date',
+  'entry-date',
+  'skip-link',
+  'screen-reader',
+  'sr-only',
+  'visually-hidden',
+  'visuallyhidden',
+  'hidden',
+  'print-only',
+  'noprint',
+  'lightbox',
+  'modal',
+  'popup',
+  'paywall',
+  'login',
+  'signup',
+  'signin',
+  'prevnext',
+  'prev-next',
+  'post-nav',
+  'caption',
+  'credit',
+  'copyright',
+] as const;
+
+/** A class or id name with one of these as a whole part between - and _ ("nav-main", "ad_slot", "tags"). */
+const FURNITURE_WORDS = [
+  'nav',
+  'ad',
+  'ads',
+  'tags',
+  'meta',
+  'date',
+  'time',
+  'print',
+  'reply',
+  'replies',
+  'respond',
+  'share',
+  'hide',
+  'promo',
+  'pager',
+  'crumbs',
+  'masthead',
+] as const;
+
+/** Names of an article's body container ("entry-content", "article__body", itemprop articleBody). */
+const CONTENT_PARTS = [
+  'articlebody',
+  'article-body',
+  'article_body',
+  'article__body',
+  'article-content',
+  'article_content',
+  'article__content',
+  'article-text',
+  'articletext',
+  'entry-content',
+  'entry_content',
+  'entrycontent',
+  'post-content',
+  'post_content',
+  'postcontent',
+  'post-body',
+  'post_body',
+  'postbody',
+  'post-text',
+  'post-entry',
+  'story-body',
+  'storybody',
+  'story-content',
+  'body-text',
+  'bodytext',
+  'main-content',
+  'maincontent',
+  'content-body',
+  'page-content',
+  'text-content',
+  'field-body',
+  'fulltext',
+  'blog-content',
+  'single-content',
+] as const;
+
+const WORDS: ReadonlySet<string> = new Set(FURNITURE_WORDS);
+// Class and id values are read up to this many characters: a page's own, unbounded, are not scanned whole.
+const MAX_NAME_CHARS = 300;
+
+function names(el: Element): string[] {
+  const value = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  return value.slice(0, MAX_NAME_CHARS).toLowerCase().split(' ');
+}
+
+/** Whether `el`'s class or id names it page furniture (FURNITURE_PARTS, FURNITURE_WORDS). */
+export function hasFurnitureName(el: Element): boolean {
+  for (const name of names(el)) {
+    if (name === '') continue;
+    // A name that also names an article's body ("post-content-footer") is not furniture.
+    if (CONTENT_PARTS.some((part) => name.includes(part))) continue;
+    if (FURNITURE_PARTS.some((part) => name.includes(part))) return true;
+    for (const word of name.split(/[-_]/)) if (WORDS.has(word)) return true;
+  }
+  return false;
+}
+
+/** Whether `el` is marked as an article's body by its class, id or itemprop. */
+export function hasContentName(el: Element): boolean {
+  if ((el.getAttribute('itemprop') ?? '').toLowerCase() === 'articlebody') return true;
+  return names(el).some((name) => name !== '' && CONTENT_PARTS.some((part) => name.includes(part)));
+}
