@@ -10,10 +10,13 @@ describe('niceCeiling', () => {
 });
 
 describe('axisTicks', () => {
-  it('spaces ticks evenly and keeps whole ones when the top allows', () => {
+  it('spaces ticks evenly, in whole steps when the top allows', () => {
     expect(axisTicks(20)).toEqual([0, 5, 10, 15, 20]);
-    expect(axisTicks(10)).toEqual([0, 5, 10]);
-    expect(axisTicks(1)).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    expect(axisTicks(10)).toEqual([0, 2, 4, 6, 8, 10]);
+    expect(axisTicks(25)).toEqual([0, 5, 10, 15, 20, 25]);
+    expect(axisTicks(2)).toEqual([0, 1, 2]);
+    expect(axisTicks(1)).toEqual([0, 1]);
+    expect(axisTicks(0.5)).toEqual([0, 0.125, 0.25, 0.375, 0.5]);
   });
 });
 

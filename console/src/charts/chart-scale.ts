@@ -15,11 +15,13 @@ export function niceCeiling(value: number): number {
   return 10 * magnitude;
 }
 
-/** `count` + 1 evenly spaced values from 0 to `top`, whole numbers when `top` allows. */
-export function axisTicks(top: number, count = 4): number[] {
-  const ticks: number[] = [];
-  for (let i = 0; i <= count; i++) ticks.push(Number(((top * i) / count).toPrecision(12)));
-  return top >= count ? ticks.filter((t) => Number.isInteger(t)) : ticks;
+/**
+ * Evenly spaced values from 0 to `top`: 4 or 5 whole steps when `top` divides so (counts read as
+ * whole numbers), else 2 or 1, else 4 fractional steps.
+ */
+export function axisTicks(top: number): number[] {
+  const steps = [4, 5, 2, 1].find((count) => Number.isInteger(top / count)) ?? 4;
+  return Array.from({ length: steps + 1 }, (_, i) => Number(((top * i) / steps).toPrecision(12)));
 }
 
 export interface StackRect {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/api-client.ts';
+import { ApiError, api } from '../api/api-client.ts';
 import type { Session } from '../api/types.ts';
 import { FormError, TextInput } from '../components/form-field.tsx';
 import { useAction } from '../components/use-action.ts';
@@ -23,7 +23,15 @@ export function SignInView({
   const submit = async (event: Event) => {
     event.preventDefault();
     const body = mode === 'password' ? { email, password } : { admin_token: token };
-    const session = await action.run(() => api<Session>('POST', '/session', body));
+    const session = await action.run(() =>
+      api<Session>('POST', '/session', body).catch((error: unknown) => {
+        // A lock says when it ends (Retry-After): the page says it too.
+        if (error instanceof ApiError && error.retryAfter !== null) {
+          throw new Error(`${error.message} (in ${error.retryAfter} s)`);
+        }
+        throw error;
+      }),
+    );
     if (session !== undefined) onSignedIn(session);
   };
 

@@ -57,14 +57,18 @@ export function UsageSummary({ usage }: { readonly usage: AccountUsage }) {
                 <div class="balance-head">
                   <span class="strong">{balanceName(balance)}</span>
                   <span class="muted">
-                    {formatCount(balance.remaining)} left of {formatCount(balance.total)}
+                    {balance.total === 0
+                      ? 'none'
+                      : `${formatCount(balance.remaining)} left of ${formatCount(balance.total)}`}
                   </span>
                 </div>
-                <UsageBar
-                  used={balance.used}
-                  total={balance.total}
-                  label={`${balanceName(balance)}: ${balance.used} of ${balance.total} used`}
-                />
+                {balance.total > 0 && (
+                  <UsageBar
+                    used={balance.used}
+                    total={balance.total}
+                    label={`${balanceName(balance)}: ${balance.used} of ${balance.total} used`}
+                  />
+                )}
               </li>
             ))}
           </ol>
