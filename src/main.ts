@@ -83,6 +83,8 @@ export interface RuntimeOptions {
   readonly clock?: Clock;
   /** Name resolution for the network guard; tests answer names themselves. */
   readonly resolver?: Resolver;
+  /** Where the console's built front end is; default dist/console. */
+  readonly consoleDir?: string;
 }
 
 /**
@@ -123,6 +125,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           metrics,
           jobs,
           renderPool: () => engines.pool.state(),
+          consoleDir: options.consoleDir,
         },
         options.role === 'worker' ? 'health' : 'all',
       );

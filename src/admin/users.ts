@@ -201,6 +201,17 @@ export async function listUsers(
   return (await query.execute()).map(fromUserRow);
 }
 
+/** How many console users each account has, by account id. */
+export async function countUsersByAccount(db: Db): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('console_users')
+    .select((eb) => ['account_id', eb.fn.countAll<number>().as('n')])
+    .where('account_id', 'is not', null)
+    .groupBy('account_id')
+    .execute();
+  return new Map(rows.flatMap((row) => (row.account_id === null ? [] : [[row.account_id, Number(row.n)]])));
+}
+
 /**
  * Runs `change` with the account's lock held (the bump of lock_seq that reservations take too),
  * after checking that an active owner would remain: the last active owner of an account cannot

@@ -184,6 +184,16 @@ export async function listKeys(db: Db, accountSlug?: string): Promise<KeyRecord[
   return rows.map((row) => ({ key: fromKeyRow(row), accountSlug: row.account_slug }));
 }
 
+/** How many keys each account has, by account id. */
+export async function countKeysByAccount(db: Db): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select((eb) => ['account_id', eb.fn.countAll<number>().as('n')])
+    .groupBy('account_id')
+    .execute();
+  return new Map(rows.map((row) => [row.account_id, Number(row.n)]));
+}
+
 /** Applies the fields present in the patch; a revoked key cannot be made active again. */
 export async function updateKey(db: Db, id: string, patch: KeyPatch, now: Date): Promise<KeyRecord> {
   checkCategory(patch.category);

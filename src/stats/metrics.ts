@@ -22,7 +22,10 @@ export class Metrics {
   private readonly jobs: Counter<'engine' | 'outcome'>;
   private readonly webhooks: Counter<'outcome'>;
 
-  constructor(sources: MetricsSources) {
+  constructor(
+    /** Read again by the operator console's health, so that it shows what /metrics does. */
+    readonly sources: MetricsSources,
+  ) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'webcap_' });
     this.requests = new Counter({

@@ -25,7 +25,7 @@ export interface TestRuntime {
 /** A runtime on a fresh database of the dialect, logging into memory; the app is not listening. */
 export async function startTestRuntime(
   dialect: DialectName,
-  options: { env?: Record<string, string>; clock?: Clock; resolver?: Resolver } = {},
+  options: { env?: Record<string, string>; clock?: Clock; resolver?: Resolver; consoleDir?: string } = {},
 ): Promise<TestRuntime> {
   const dataDir = tempDir();
   const database = freshDatabase(dialect, dataDir);
@@ -46,6 +46,7 @@ export async function startTestRuntime(
     logger: createLogger('info', sink),
     clock: options.clock,
     resolver: options.resolver,
+    consoleDir: options.consoleDir,
   });
   return {
     runtime,

@@ -7,6 +7,8 @@ import { accountRoutes } from './account.js';
 import { consoleHeaders, frontEndRoutes } from './front-end.js';
 import { jobRoutes } from './jobs.js';
 import { keyRoutes } from './keys.js';
+import { operatorRoutes } from './operator.js';
+import { operatorAccountRoutes } from './operator-accounts.js';
 import { sessionRoutes } from './session.js';
 import { usageRoutes } from './usage.js';
 import { userRoutes } from './users.js';
@@ -32,6 +34,8 @@ export function consoleRoutes(deps: AppDeps, sessions: ConsoleSessions, frontEnd
     await app.register(jobRoutes(deps));
     await app.register(accountRoutes(deps));
     await app.register(userRoutes(deps));
+    await app.register(operatorAccountRoutes(deps));
+    await app.register(operatorRoutes(deps));
     // An unknown API path is a JSON 404, not the front end's page.
     app.all('/console/api/*', { schema: { hide: true } }, async () => {
       throw new WebcapError('not_found');
