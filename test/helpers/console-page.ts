@@ -163,6 +163,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   for (const viewport of VIEWPORTS) {
     await page.setViewport({ width: viewport.width, height: viewport.height });
     await settled(page);
+    // From the top: a full-page picture of a scrolled page draws its sticky bar where the view was.
+    await page.evaluate(() => window.scrollTo(0, 0));
     // Two frames: the layout of the new width is painted before the picture is taken.
     await page.evaluate(
       () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),

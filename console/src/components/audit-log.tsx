@@ -45,9 +45,9 @@ export function AuditTable({
               <thead>
                 <tr>
                   <th scope="col">Time</th>
+                  <th scope="col">Action</th>
                   <th scope="col">Who</th>
                   {showAccount && <th scope="col">Account</th>}
-                  <th scope="col">Action</th>
                   <th scope="col">Target</th>
                   <th scope="col">From</th>
                 </tr>
@@ -56,12 +56,12 @@ export function AuditTable({
                 {page.items.map((entry) => (
                   <tr key={entry.id}>
                     <td class="nowrap">{formatTime(entry.at)}</td>
-                    <td>{actor(entry)}</td>
-                    {showAccount && <td>{entry.account ?? '—'}</td>}
                     <td>
                       <code>{entry.action}</code>
                       {detail(entry) !== '' && <span class="sub">{detail(entry)}</span>}
                     </td>
+                    <td>{actor(entry)}</td>
+                    {showAccount && <td>{entry.account ?? '—'}</td>}
                     <td>{entry.target === null ? '—' : <code>{entry.target}</code>}</td>
                     <td>{entry.ip ?? '—'}</td>
                   </tr>

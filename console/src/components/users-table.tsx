@@ -34,7 +34,7 @@ export function UsersTable({
               <td>
                 {user.active ? <Badge tone="good">active</Badge> : <Badge tone="neutral">inactive</Badge>}
               </td>
-              <td>{formatTime(user.last_sign_in_at)}</td>
+              <td class="nowrap">{formatTime(user.last_sign_in_at)}</td>
               {actions !== undefined && (
                 <td>
                   <div class="row-actions">{actions(user)}</div>

@@ -21,7 +21,7 @@ export function AccountSettingsView() {
     <section>
       <ViewHeader title="Your account" />
       <div class="card">
-        <dl class="facts">
+        <dl class="facts wide">
           <div>
             <dt>Name</dt>
             <dd>{user.name}</dd>

@@ -94,11 +94,10 @@ export function KeysView() {
                   <th scope="col">Key</th>
                   <th scope="col">State</th>
                   <th scope="col">Today</th>
-                  <th scope="col">This week</th>
-                  <th scope="col">This month</th>
+                  <th scope="col">Week</th>
+                  <th scope="col">Month</th>
                   <th scope="col">Total</th>
                   <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
                   {owner && <th scope="col">Actions</th>}
                 </tr>
               </thead>
@@ -116,13 +115,15 @@ export function KeysView() {
                       </td>
                       <td>
                         <Badge tone={state.tone}>{state.label}</Badge>
+                        {key.expires_at !== null && (
+                          <span class="sub nowrap">expires {formatDate(key.expires_at)}</span>
+                        )}
                       </td>
                       <td class="num">{used(key.used.today, key.quotas.daily)}</td>
                       <td class="num">{used(key.used.this_week, key.quotas.weekly)}</td>
                       <td class="num">{used(key.used.this_month, key.quotas.monthly)}</td>
                       <td class="num">{used(key.used.total, key.quotas.total)}</td>
-                      <td>{formatTime(key.last_used_at)}</td>
-                      <td>{formatDate(key.expires_at)}</td>
+                      <td class="nowrap">{formatTime(key.last_used_at)}</td>
                       {owner && (
                         <td>
                           {live && (

@@ -84,7 +84,7 @@ export function OperatorAccountView({ slug }: { readonly slug: string }) {
                           <td class="num">{formatCount(key.used.today)}</td>
                           <td class="num">{formatCount(key.used.this_month)}</td>
                           <td class="num">{formatCount(key.used.total)}</td>
-                          <td>{formatTime(key.last_used_at)}</td>
+                          <td class="nowrap">{formatTime(key.last_used_at)}</td>
                         </tr>
                       );
                     })}
