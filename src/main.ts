@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { pruneConsoleRows } from './admin/sessions.js';
 import { KeyCache } from './billing/key-cache.js';
 import { capsRedisClient, RateCaps } from './billing/rate-caps.js';
 import { Reservations } from './billing/reservations.js';
@@ -426,4 +427,11 @@ async function startUpkeep(
     );
   void pruneLog();
   every('request log pruning', config.requestLogPruneIntervalMs, pruneLog);
+  // Console sessions past their end and sign-in failures no longer counted go on the same beat.
+  const pruneConsole = () =>
+    pruneConsoleRows(stores.store.db, clock(), config.console.sessionIdleMs).catch((error: unknown) =>
+      logger.error({ err: error }, 'pruning console sessions failed'),
+    );
+  void pruneConsole();
+  every('console pruning', config.requestLogPruneIntervalMs, pruneConsole);
 }

@@ -1,5 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pruneConsoleRows } from '../src/admin/sessions.js';
 import { createAccount, updateAccount } from '../src/billing/accounts.js';
 import { addUser, asBrowser, type Browser, browserOf, signIn } from './helpers/console.js';
 import { DIALECTS } from './helpers/databases.js';
@@ -172,6 +173,33 @@ describe.each(DIALECTS)('console sessions on %s', (dialect) => {
       }
       now = start + 168 * HOUR;
       expect((await as(used, { url: '/console/api/session' })).statusCode).toBe(401);
+    });
+
+    it('prunes ended sessions and sign-in failures nothing counts any more (the upkeep)', async () => {
+      const { db } = t.runtime.store;
+      await addUser(t, {
+        email: 'prune@example.com',
+        role: 'member',
+        accountSlug: 'acme',
+        password: PASSWORD,
+      });
+      const live = await signIn(t, { email: 'prune@example.com', password: PASSWORD });
+      await inject({
+        method: 'POST',
+        url: '/console/api/session',
+        payload: { email: 'prune@example.com', password: 'wrong password here' },
+        remoteAddress: '10.0.3.1',
+      });
+      const idleMs = 720 * 60_000;
+      await pruneConsoleRows(db, new Date(now), idleMs);
+      expect((await as(live, { url: '/console/api/session' })).statusCode).toBe(200);
+      const failures = () => db.selectFrom('console_sign_in_failures').select('subject').execute();
+      expect((await failures()).map((r) => r.subject)).toContain('ip:10.0.3.1');
+      await pruneConsoleRows(db, new Date(now + 25 * HOUR), idleMs);
+      expect((await failures()).map((r) => r.subject)).not.toContain('ip:10.0.3.1');
+      expect((await failures()).map((r) => r.subject)).not.toContain('email:prune@example.com');
+      const sessions = await db.selectFrom('console_sessions').select('id').execute();
+      expect(sessions).toEqual([]);
     });
   });
 

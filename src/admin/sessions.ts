@@ -3,6 +3,7 @@ import { type Account, fromAccountRow } from '../billing/accounts.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import type { ConsoleRole } from '../store/schema.js';
+import { pruneFailures } from './sign-in-throttle.js';
 
 /** Who a session belongs to: a console user, or the operator signed in with the admin token (no id, no email). */
 export interface SessionPerson {
@@ -55,6 +56,24 @@ export async function endSessionsOfUser(db: Db, userId: string, except?: string)
 }
 
 /**
+ * Deletes the sessions past their end or idle too long, and the sign-in failures no lock or
+ * count needs any more (the upkeep's, periodically): both tables hold live rows only.
+ */
+export async function pruneConsoleRows(db: Db, now: Date, idleMs: number): Promise<void> {
+  const stamp = now.toISOString();
+  await db
+    .deleteFrom('console_sessions')
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '<=', stamp),
+        eb('last_seen_at', '<=', new Date(now.getTime() - idleMs).toISOString()),
+      ]),
+    )
+    .execute();
+  await pruneFailures(db, now);
+}
+
+/**
  * The console's sessions, kept as rows so that any process serves any session: a random token
  * in the cookie, only its SHA-256 stored; an idle and an absolute expiry; the CSRF token of each
  * (an HMAC of its token under the service's signing secret, so it is never stored either).
@@ -85,8 +104,6 @@ export class ConsoleSessions {
   /** Opens a session for a user, or (null) for the admin token; returns its token, for the cookie only. */
   async start(userId: string | null): Promise<{ token: string; session: ConsoleSession }> {
     const now = this.clock();
-    // Expired sessions go as new ones come: the table holds the live ones and those idle at most a session's life.
-    await this.db.deleteFrom('console_sessions').where('expires_at', '<=', now.toISOString()).execute();
     const token = randomBytes(32).toString('base64url');
     await this.db
       .insertInto('console_sessions')

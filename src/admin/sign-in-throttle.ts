@@ -104,3 +104,13 @@ export async function countFailure(db: Db, attempt: Attempt, now: Date): Promise
 export async function clearFailures(db: Db, email: string): Promise<void> {
   await db.deleteFrom('console_sign_in_failures').where('subject', '=', `email:${email}`).execute();
 }
+
+/** Deletes the failures no rule counts any more (past the longest window) and that lock nothing now. */
+export async function pruneFailures(db: Db, now: Date): Promise<void> {
+  const oldest = new Date(now.getTime() - Math.max(EMAIL.windowMs, ADDRESS.windowMs)).toISOString();
+  await db
+    .deleteFrom('console_sign_in_failures')
+    .where('first_failed_at', '<', oldest)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now.toISOString())]))
+    .execute();
+}
