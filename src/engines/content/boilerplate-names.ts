@@ -7,8 +7,6 @@
 
 /** A class or id name holding one of these anywhere is furniture ("entry-meta", "sharedaddy", "jp-relatedposts"). */
 const FURNITURE_PARTS = [
-  'comment',
-  'disqus',
   'footer',
   'sidebar',
   'related',
@@ -77,6 +75,12 @@ const FURNITURE_PARTS = [
   'copyright',
 ] as const;
 
+/**
+ * A class or id name holding one of these marks a comment thread: furniture however long it is
+ * (threads often outweigh the article they follow).
+ */
+const THREAD_PARTS = ['comment', 'disqus', 'respond'] as const;
+
 /** A class or id name with one of these as a whole part between - and _ ("nav-main", "ad_slot", "tags"). */
 const FURNITURE_WORDS = [
   'nav',
@@ -89,7 +93,6 @@ const FURNITURE_WORDS = [
   'print',
   'reply',
   'replies',
-  'respond',
   'share',
   'hide',
   'promo',
@@ -145,16 +148,18 @@ function names(el: Element): string[] {
   return value.slice(0, MAX_NAME_CHARS).toLowerCase().split(' ');
 }
 
-/** Whether `el`'s class or id names it page furniture (FURNITURE_PARTS, FURNITURE_WORDS). */
-export function hasFurnitureName(el: Element): boolean {
+/** What `el`'s class or id says it is: a comment thread, other furniture, or nothing of either. */
+export function furnitureName(el: Element): 'thread' | 'furniture' | null {
+  let found: 'furniture' | null = null;
   for (const name of names(el)) {
     if (name === '') continue;
     // A name that also names an article's body ("post-content-footer") is not furniture.
     if (CONTENT_PARTS.some((part) => name.includes(part))) continue;
-    if (FURNITURE_PARTS.some((part) => name.includes(part))) return true;
-    for (const word of name.split(/[-_]/)) if (WORDS.has(word)) return true;
+    if (THREAD_PARTS.some((part) => name.includes(part))) return 'thread';
+    if (FURNITURE_PARTS.some((part) => name.includes(part))) found = 'furniture';
+    else if (name.split(/[-_]/).some((word) => WORDS.has(word))) found = 'furniture';
   }
-  return false;
+  return found;
 }
 
 /** Whether `el` is marked as an article's body by its class, id or itemprop. */

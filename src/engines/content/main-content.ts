@@ -1,4 +1,4 @@
-import { hasContentName, hasFurnitureName } from './boilerplate-names.js';
+import { furnitureName, hasContentName } from './boilerplate-names.js';
 import { elementBudget } from './element-budget.js';
 import { furnitureFor } from './page-furniture.js';
 import { countText, type TextCounts } from './text-blocks.js';
@@ -185,25 +185,35 @@ function textWeight(c: TextCounts): number {
  */
 function removeNamedFurniture(body: Element): void {
   const counts = countText(body);
-  const page = textWeight(counts.get(body) as TextCounts);
-  const prose = counts.get(body)?.prose ?? 0;
-  const doomed: Element[] = [];
-  const stack: Element[] = [body];
-  while (stack.length > 0) {
-    const el = stack.pop() as Element;
-    const own = counts.get(el);
-    if (own === undefined) continue;
-    const name = el.tagName.toUpperCase();
-    const named =
-      isFurniture(el, name) || (!NEVER_BY_NAME.has(name) && (hasFurnitureName(el) || hiddenByStyle(el)));
-    const holdsArticle = own.h1 || (prose > 0 && textWeight(own) > page * FURNITURE_MAX_TEXT_SHARE);
-    if (named && !holdsArticle && !hasContentName(el)) {
-      doomed.push(el);
-      continue;
-    }
-    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  const named: Element[] = [];
+  const threads: Element[] = [];
+  for (const el of counts.keys()) {
+    const tag = el.tagName.toUpperCase();
+    const name = NEVER_BY_NAME.has(tag) ? null : furnitureName(el);
+    const protectedEl = counts.get(el)?.h1 === true || hasContentName(el);
+    if (name === 'thread' && !protectedEl) threads.push(el);
+    else if ((isFurniture(el, tag) || name !== null || hiddenByStyle(el)) && !protectedEl) named.push(el);
   }
-  for (const el of doomed) el.remove();
+  const weight = (el: Element) => textWeight(counts.get(el) as TextCounts);
+  const all = counts.get(body) as TextCounts;
+  let page = textWeight(all);
+  // Smallest first, each against what is left: of two large ones (a consent dialog's long text
+  // and a wrapper named "sidebar_right" around the article) the first to go leaves the other
+  // holding most of the page.
+  named.sort((x, y) => weight(x) - weight(y));
+  const removed = new Set<Element>(threads);
+  const gone = (el: Element) => {
+    for (let up: Element | null = el; up !== null; up = up.parentElement) if (removed.has(up)) return true;
+    return false;
+  };
+  for (const el of threads) if (el.parentElement === null || !gone(el.parentElement)) page -= weight(el);
+  for (const el of named) {
+    if (gone(el)) continue;
+    if (all.prose > 0 && weight(el) > page * FURNITURE_MAX_TEXT_SHARE) continue;
+    removed.add(el);
+    page -= weight(el);
+  }
+  for (const el of removed) el.remove();
 }
 
 function containerScore(c: TextCounts): number {
