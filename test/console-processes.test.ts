@@ -162,6 +162,26 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     expect(usage.status).toBe(200);
   });
 
+  it('is usable by keyboard: focus shows, a dialog keeps focus inside and gives it back', async () => {
+    await open(owner, '/console/keys');
+    await owner.focus('.view-actions button');
+    await owner.keyboard.press('Enter');
+    await owner.waitForSelector('dialog[open]');
+    for (let tab = 0; tab < 12; tab++) {
+      await owner.keyboard.press('Tab');
+      expect(await owner.evaluate(() => document.activeElement?.closest('dialog[open]') !== null)).toBe(true);
+    }
+    const outline = await owner.evaluate(() => {
+      const focused = document.activeElement as HTMLElement;
+      return focused.matches(':focus-visible') ? getComputedStyle(focused).outlineStyle : 'not focus-visible';
+    });
+    expect(outline).not.toBe('none');
+    expect(outline).not.toBe('not focus-visible');
+    await owner.keyboard.press('Escape');
+    await owner.waitForSelector('dialog[open]', { hidden: true });
+    expect(await owner.evaluate(() => document.activeElement?.textContent)).toBe('Create key');
+  });
+
   it('makes a billed capture from the playground, and usage and the request log show it', async () => {
     await open(owner, '/console/usage');
     await owner.waitForSelector('[data-testid="remaining"]');

@@ -157,8 +157,23 @@ export async function answerTo(
   return response;
 }
 
-/** Saves a full-page screenshot of the view at desktop and at phone width, then goes back to desktop. */
+/** The form controls of the page that no label names (hidden ones aside). */
+export function unlabelledControls(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLInputElement>('input, select, textarea')]
+      .filter((control) => !control.hidden && control.type !== 'hidden')
+      .filter((control) => (control.labels?.length ?? 0) === 0 && control.getAttribute('aria-label') === null)
+      .map((control) => control.outerHTML),
+  );
+}
+
+/**
+ * Saves a full-page screenshot of the view at desktop and at phone width, then goes back to
+ * desktop; fails when a form control on it has no label.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  const unlabelled = await unlabelledControls(page);
+  if (unlabelled.length > 0) throw new Error(`${name}: controls without a label: ${unlabelled.join(' ')}`);
   fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   for (const viewport of VIEWPORTS) {
     await page.setViewport({ width: viewport.width, height: viewport.height });

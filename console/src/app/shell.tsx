@@ -81,7 +81,9 @@ export function ViewHeader({
         <h1>{title}</h1>
         {lead !== undefined && <p class="lead">{lead}</p>}
       </div>
-      {children !== undefined && <div class="view-actions">{children}</div>}
+      {children !== undefined && children !== false && children !== null && (
+        <div class="view-actions">{children}</div>
+      )}
     </div>
   );
 }

@@ -8,9 +8,33 @@ interface DialogProps {
   readonly wide?: boolean;
 }
 
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
 /**
- * A modal dialog on the native <dialog>: showModal() makes the rest of the page inert (focus stays
- * inside) and Escape closes it; on close, focus goes back to what had it before.
+ * Tab from the last control goes to the first, Shift+Tab from the first to the last: a modal's
+ * inert page keeps focus out of the page, but the browser would otherwise take it to its own bars.
+ */
+function keepFocusInside(dialog: HTMLDialogElement, event: KeyboardEvent): void {
+  if (event.key !== 'Tab') return;
+  const controls = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (element) => element.offsetParent !== null,
+  );
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  if (first === undefined || last === undefined) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/**
+ * A modal dialog on the native <dialog>: showModal() makes the rest of the page inert, focus
+ * cycles inside it and Escape closes it; on close, focus goes back to what had it before.
  */
 export function Dialog({ title, onClose, children, wide }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -32,6 +56,9 @@ export function Dialog({ title, onClose, children, wide }: DialogProps) {
       ref={ref}
       class={wide === true ? 'dialog wide' : 'dialog'}
       aria-labelledby={titleId}
+      onKeyDown={(event) => {
+        if (ref.current !== null) keepFocusInside(ref.current, event);
+      }}
       onCancel={(event) => {
         event.preventDefault();
         onClose();
