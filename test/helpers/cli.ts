@@ -15,10 +15,17 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs `webcap ARGS` (dist/) as a separate process with only the given environment added. */
-export function runCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+/**
+ * Runs `webcap ARGS` (dist/) as a separate process with only the given environment added, and
+ * `input` written to its standard input when given.
+ */
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [...CLI, ...args],
       { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
@@ -27,6 +34,7 @@ export function runCli(args: readonly string[], env: Record<string, string>): Pr
         resolve({ code, stdout, stderr });
       },
     );
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
 
