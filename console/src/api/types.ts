@@ -234,12 +234,16 @@ export interface AccountDetail {
 }
 
 export interface SystemHealth {
-  readonly render_pool: Readonly<Record<string, unknown>> & {
-    readonly size?: number;
-    readonly busy?: number;
-    readonly queued?: number;
-    readonly rejected_total?: number;
-    readonly browser_restarts_total?: number;
+  readonly render_pool: {
+    readonly size: number;
+    readonly busy: number;
+    readonly queued: number;
+    readonly rejected_total: number;
+    readonly browser_restarts_total: number;
+    readonly launches_total: number;
+    readonly crashes_total: number;
+    /** `running`, `failing`, `not started` or `closed`, as /readyz says. */
+    readonly browser: string;
   };
   readonly extractors: { readonly threads: number; readonly busy: number; readonly queued: number };
   readonly jobs: { readonly queued: number };

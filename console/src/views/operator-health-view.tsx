@@ -53,9 +53,9 @@ export function OperatorHealthView() {
                 note="turned away since start (503)"
               />
               <Stat
-                label="Browser restarts"
-                value={count(data.render_pool.browser_restarts_total)}
-                note="since start"
+                label="Browser"
+                value={data.render_pool.browser}
+                note={`${count(data.render_pool.browser_restarts_total)} restarts, ${count(data.render_pool.crashes_total)} crashes since start`}
               />
             </div>
             <h2>Extractors and jobs</h2>
