@@ -48,6 +48,15 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
 
   const url = (pathname: string) => `${server.url}${pathname}`;
 
+  /** A screenshot of the view, which must hold no API key (but the new key's one-time display). */
+  async function shot(page: Page, name: string): Promise<void> {
+    if (name !== 'key-created') {
+      const traces = await pageTraces(page);
+      for (const key of keys) expect(traces.includes(key), `${name} shows a key`).toBe(false);
+    }
+    await screenshot(page, name);
+  }
+
   async function open(page: Page, pathname: string): Promise<void> {
     await page.goto(url(pathname));
     await settled(page);
@@ -130,23 +139,23 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
   it('signs the owner in, shows a new key once, and never again', async () => {
     owner = await newPage(browser, log);
     await open(owner, '/console/');
-    await screenshot(owner, 'sign-in');
+    await shot(owner, 'sign-in');
     await signIn(owner, OWNER);
     expect(owner.url()).toBe(url('/console/keys'));
     await waitForText(owner, 'No keys yet');
-    await screenshot(owner, 'keys-empty');
+    await shot(owner, 'keys-empty');
 
     await click(owner, 'Create key');
     await fill(owner, 'Alias', 'playground');
     await choose(owner, 'Category', 'test');
-    await screenshot(owner, 'key-create');
+    await shot(owner, 'key-create');
     const made = await answerTo(owner, 'POST', '/console/api/keys', () => click(owner, 'Create key'));
     expect(made.status()).toBe(201);
     const shown = await owner.waitForSelector('#new-key');
     const key = (await shown?.evaluate((input) => (input as HTMLInputElement).value)) ?? '';
     expect(key).toMatch(/^wc_test_/);
     keys.push(key);
-    await screenshot(owner, 'key-created');
+    await shot(owner, 'key-created');
 
     await click(owner, 'I have copied it');
     await owner.waitForSelector('#new-key', { hidden: true });
@@ -155,7 +164,7 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     await owner.reload();
     await settled(owner);
     expect(await pageTraces(owner)).not.toContain(key);
-    await screenshot(owner, 'keys');
+    await shot(owner, 'keys');
 
     // The key works as any key does.
     const usage = await fetch(url('/v1/usage'), { headers: { 'x-api-key': key } });
@@ -186,7 +195,7 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     await open(owner, '/console/usage');
     await owner.waitForSelector('[data-testid="remaining"]');
     expect(await owner.$eval('[data-testid="remaining"]', (element) => element.textContent)).toBe('100');
-    await screenshot(owner, 'usage-before');
+    await shot(owner, 'usage-before');
 
     await open(owner, '/console/playground');
     await choose(owner, 'Endpoint', 'GET /v1/capture');
@@ -201,7 +210,7 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     await waitForText(owner, 'curl -s -H "x-api-key: $WEBCAP_API_KEY"');
     await waitForText(owner, "import { Webcap } from '@webcap/sdk'");
     await waitForText(owner, 'npx webcap capture');
-    await screenshot(owner, 'playground');
+    await shot(owner, 'playground');
 
     await until(
       owner,
@@ -215,7 +224,7 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
         ),
       ),
     );
-    await screenshot(owner, 'usage');
+    await shot(owner, 'usage');
   });
 
   it('runs an async job from the playground and watches it complete in Jobs', async () => {
@@ -233,7 +242,7 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     );
     const image = await owner.waitForSelector('dialog[open] img.result-image');
     await owner.waitForFunction((img) => img?.complete === true && img.naturalWidth > 0, {}, image);
-    await screenshot(owner, 'job');
+    await shot(owner, 'job');
     await click(owner, 'Close');
     await owner.waitForSelector('dialog[open]', { hidden: true });
     await owner.waitForFunction(
@@ -241,20 +250,20 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     );
     await click(owner, 'Show secret');
     await owner.waitForSelector('#webhook-secret');
-    await screenshot(owner, 'jobs');
+    await shot(owner, 'jobs');
     await click(owner, 'Hide secret');
   });
 
   it('shows health, the audit log and the account page', async () => {
     await open(owner, '/console/health');
     await owner.waitForSelector('[data-engine="capture"]');
-    await screenshot(owner, 'health');
+    await shot(owner, 'health');
     await open(owner, '/console/audit');
     await waitForText(owner, 'key.create');
-    await screenshot(owner, 'audit');
+    await shot(owner, 'audit');
     await open(owner, '/console/account');
     await waitForText(owner, 'Change your password');
-    await screenshot(owner, 'account');
+    await shot(owner, 'account');
   });
 
   it('lets an owner invite a member, who cannot do owner things in the page or through the API', async () => {
@@ -266,10 +275,10 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     const link = await owner.waitForSelector('#invite-url');
     const inviteUrl = (await link?.evaluate((input) => (input as HTMLInputElement).value)) ?? '';
     expect(inviteUrl).toMatch(/\/console\/invite\/[^/]+$/);
-    await screenshot(owner, 'team-invite');
+    await shot(owner, 'team-invite');
     await click(owner, 'Done');
     await settled(owner);
-    await screenshot(owner, 'team');
+    await shot(owner, 'team');
 
     member = await newPage(browser, log);
     await member.goto(url(new URL(inviteUrl).pathname));
@@ -278,7 +287,7 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     await fill(member, 'Your name', MEMBER.name);
     await fill(member, 'Choose a password', MEMBER.password);
     await fill(member, 'The password again', MEMBER.password);
-    await screenshot(member, 'invite');
+    await shot(member, 'invite');
     await click(member, 'Join and sign in');
     await member.waitForSelector('nav[aria-label="Sections"]');
     await settled(member);
@@ -286,12 +295,12 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     expect(await hasControl(member, 'Create key')).toBe(false);
     expect(await hasControl(member, 'Deactivate')).toBe(false);
     expect(await hasControl(member, 'Team')).toBe(false);
-    await screenshot(member, 'member-keys');
+    await shot(member, 'member-keys');
     await open(member, '/console/jobs');
     expect(await hasControl(member, 'Show secret')).toBe(false);
     await open(member, '/console/team');
     await waitForText(member, 'Only the account’s owners can open this section.');
-    await screenshot(member, 'member-team');
+    await shot(member, 'member-team');
 
     const refused = await member.evaluate(async () => {
       const session = (await (await fetch('/console/api/session')).json()) as { csrf_token: string };
@@ -350,7 +359,7 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     await owner.waitForFunction(
       () => document.querySelector('tr[data-key-id] .badge')?.textContent === 'inactive',
     );
-    await screenshot(owner, 'keys-deactivated');
+    await shot(owner, 'keys-deactivated');
     const refused = await fetch(url('/v1/usage'), { headers: { 'x-api-key': keys[0] ?? '' } });
     expect(refused.status).toBe(401);
   });
@@ -363,14 +372,14 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     await click(operator, 'Sign in');
     await waitForText(operator, 'Every account on this service.');
     await settled(operator);
-    await screenshot(operator, 'operator-accounts');
+    await shot(operator, 'operator-accounts');
 
     await click(operator, 'Create account');
     await fill(operator, 'Name', 'Globex');
     await fill(operator, 'Slug', 'globex');
     await fill(operator, 'Monthly quota', '500');
     await (await field(operator, 'Stats feature (GET /v1/stats and the Health view)')).click();
-    await screenshot(operator, 'operator-create-account');
+    await shot(operator, 'operator-create-account');
     const created = await answerTo(operator, 'POST', '/console/api/operator/accounts', () =>
       click(operator, 'Create account'),
     );
@@ -388,16 +397,16 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     );
     expect(user.status()).toBe(201);
     await operator.waitForSelector(`tr[data-user-email="${GLOBEX_OWNER.email}"]`);
-    await screenshot(operator, 'operator-account-new');
+    await shot(operator, 'operator-account-new');
 
     // The account the owner used: its keys, people, balances and calls.
     await open(operator, '/console/operator/accounts/acme');
     await operator.waitForSelector(`tr[data-user-email="${MEMBER.email}"]`);
     await waitForText(operator, 'playground');
-    await screenshot(operator, 'operator-account');
+    await shot(operator, 'operator-account');
     await open(operator, '/console/operator/requests');
     await operator.waitForSelector('[data-testid="request-log"]');
-    await screenshot(operator, 'operator-requests');
+    await shot(operator, 'operator-requests');
 
     for (const [pathname, name, text] of [
       ['/console/operator/health', 'operator-health', 'Render pool'],
@@ -405,13 +414,18 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     ] as const) {
       await open(operator, pathname);
       await waitForText(operator, text);
-      await screenshot(operator, name);
+      await shot(operator, name);
     }
   });
 
-  it('never put a key in a URL the pages asked for, and met no CSP refusal or script error', () => {
+  it('never put a key in a URL the pages asked for or in a script, and met no CSP refusal or script error', () => {
     expect(keys).toHaveLength(1);
     for (const key of keys) expect(log.urls.filter((u) => u.includes(key))).toEqual([]);
+    const assets = path.join(ROOT, 'dist/console/assets');
+    for (const file of fs.readdirSync(assets)) {
+      const text = fs.readFileSync(path.join(assets, file), 'utf8');
+      for (const key of keys) expect(text.includes(key), file).toBe(false);
+    }
     expect(log.urls.filter((u) => /x_api_key|access_key/.test(u))).toEqual([]);
     expect(log.errors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
   });
@@ -433,6 +447,6 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     expect(locked.status()).toBe(401);
     expect(locked.headers()['retry-after']).toBeDefined();
     await waitForText(attacker, 'too many failed sign-ins; try again later');
-    await screenshot(attacker, 'sign-in-locked');
+    await shot(attacker, 'sign-in-locked');
   });
 });
