@@ -195,6 +195,45 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
     expect(badDate.statusCode).toBe(400);
     expect(badDate.json().error).toMatch(/^Bad Request: expires /);
   });
+  it('takes 0 as 0 and null as null: a key quota of 0 allows no call, a cap of 0 is refused, never read as no limit', async () => {
+    await call({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      payload: { name: 'Zero', slug: 'zero', monthly_quota: 10 },
+    });
+    const key = (await call({ method: 'POST', url: '/admin/v1/keys', payload: { account: 'zero' } })).json();
+    const zero = await call({
+      method: 'PATCH',
+      url: `/admin/v1/keys/${key.id}`,
+      payload: { quotas: { daily: 0 } },
+    });
+    expect(zero.statusCode).toBe(200);
+    expect(zero.json().quotas).toEqual({ total: null, daily: 0, weekly: null, monthly: null });
+    const refused = await t.runtime.app.inject({ url: '/v1/billable', headers: { 'x-api-key': key.key } });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({ error: 'Rate limit exceeded for the API key: quota daily' });
+    const cleared = await call({
+      method: 'PATCH',
+      url: `/admin/v1/keys/${key.id}`,
+      payload: { quotas: { daily: null } },
+    });
+    expect(cleared.json().quotas.daily).toBeNull();
+
+    for (const cap of ['per_second', 'per_minute']) {
+      const none = await call({ method: 'PATCH', url: '/admin/v1/accounts/zero', payload: { [cap]: 0 } });
+      expect(none.statusCode, cap).toBe(400);
+      expect(none.json().error).toMatch(new RegExp(`^Bad Request: ${cap} `));
+      const unset = await call({ method: 'PATCH', url: '/admin/v1/accounts/zero', payload: { [cap]: null } });
+      expect(unset.json()[cap]).toBeNull();
+    }
+    const noPlan = await call({
+      method: 'PATCH',
+      url: '/admin/v1/accounts/zero',
+      payload: { monthly_quota: 0 },
+    });
+    expect(noPlan.json().monthly_quota).toBe(0);
+  });
+
   it('adds packs, grants credits and reads the ledger after billable calls', async () => {
     await call({ method: 'POST', url: '/admin/v1/accounts', payload: { name: 'L', slug: 'ledger' } });
     const { key } = (
