@@ -121,11 +121,11 @@ export function OperatorAccountView({ slug }: { readonly slug: string }) {
                 </div>
               </>
             )}
+            <h2>Calls per day</h2>
+            <Loaded load={daily}>{(days) => <DailyCharts days={days.days} />}</Loaded>
           </>
         )}
       </Loaded>
-      <h2>Calls per day</h2>
-      <Loaded load={daily}>{(data) => <DailyCharts days={data.days} />}</Loaded>
     </section>
   );
 }
