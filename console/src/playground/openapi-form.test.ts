@@ -31,6 +31,7 @@ describe('playgroundOperations', () => {
     expect(fields.url).toMatchObject({ kind: 'text', required: true, description: 'URL of the page' });
     expect(fieldKind({ anyOf: [{ enum: ['a'] }, { enum: ['b'] }] })).toBe('choice');
     expect(fieldKind({})).toBe('json');
+    expect(fieldKind({ type: ['null', 'integer'] })).toBe('integer');
   });
 });
 

@@ -5,7 +5,8 @@
 
 /** The parts of a JSON Schema the routes' TypeBox schemas use. */
 export interface JsonSchema {
-  readonly type?: string;
+  /** One type, or several (`["null", "integer"]` for a nullable one). */
+  readonly type?: string | readonly string[];
   readonly enum?: readonly unknown[];
   readonly anyOf?: readonly JsonSchema[];
   readonly items?: JsonSchema;
@@ -83,7 +84,9 @@ export function fieldKind(schema: JsonSchema): FieldKind {
     return 'json';
   }
   if (schema.enum !== undefined) return 'choice';
-  switch (schema.type) {
+  // A nullable scalar is entered as its scalar: a blank field already sends nothing.
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
     case 'boolean':
       return 'boolean';
     case 'integer':
