@@ -134,3 +134,27 @@ export function formatRendered(result: RenderedComparison): string {
     ),
   ].join('\n');
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  // Alone (after `npm run build`): `npx tsx bench/content-dev-rendered.ts [--pages=N]`.
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { mainContentText } = await import('./content-dev-quality.js');
+  const { devPageHtml } = await import('./content-dev-set.js');
+  const count = Number(process.argv.find((a) => a.startsWith('--pages='))?.split('=')[1] ?? 100);
+  const statics = new Map(
+    samplePages(loadDevSet(), count).map((page) => [page.file, mainContentText(devPageHtml(page), page.url)]),
+  );
+  const work = mkdtempSync(join(tmpdir(), 'webcap-dev-rendered-'));
+  try {
+    const result = await compareRendered(count, statics, {
+      dataDir: join(work, 'data'),
+      logFile: join(work, 'service.log'),
+      chromiumPath: process.env.CHROMIUM_PATH,
+    });
+    console.log(formatRendered(result));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -22,6 +22,13 @@ const HEAD_TAGS: ReadonlySet<string> = new Set([
   'TITLE',
 ]);
 
+/** A node a browser's parser keeps in the head: a comment, blank text or a head element. */
+function belongsInHead(node: Node): boolean {
+  if (node.nodeType === 8) return true;
+  if (node.nodeType === 3) return (node.nodeValue ?? '').trim() === '';
+  return node.nodeType === 1 && HEAD_TAGS.has((node as Element).tagName.toUpperCase());
+}
+
 const isElement = (node: Node, name: string) =>
   node.nodeType === 1 && (node as Element).tagName.toUpperCase() === name;
 
@@ -68,17 +75,20 @@ function shape(document: Document): void {
       body.appendChild(node);
       continue;
     }
-    const blank = node.nodeType === 3 && (node.nodeValue ?? '').trim() === '';
-    const headish =
-      node.nodeType === 8 ||
-      blank ||
-      (node.nodeType === 1 && HEAD_TAGS.has((node as Element).tagName.toUpperCase()));
-    if (!content && headish) head.appendChild(node);
+    if (!content && belongsInHead(node)) head.appendChild(node);
     else {
       content = true;
       before.push(node);
     }
   }
+  // Content inside the head (a page that never closes it) ends the head where it starts.
+  let stray: Node | null = null;
+  for (let node = head.firstChild; node !== null && stray === null; node = node.nextSibling) {
+    if (!belongsInHead(node)) stray = node;
+  }
+  const fromHead: Node[] = [];
+  for (let node = stray; node !== null; node = node.nextSibling) fromHead.push(node);
+  before.unshift(...fromHead);
   root.insertBefore(head, root.firstChild);
   root.insertBefore(body, head.nextSibling);
   for (let i = before.length - 1; i >= 0; i--) body.insertBefore(before[i] as Node, body.firstChild);
