@@ -7,7 +7,7 @@ import type { WebhookSecret } from './accounts.js';
 import type { AuditEntry } from './audit.js';
 import type { AccountPack } from './balances.js';
 import type { CreatedKey } from './keys.js';
-import type { ConsoleUser } from './users.js';
+import { type ConsoleUser, RoleSchema } from './users.js';
 
 /*
  * The operator-facing JSON of admin results: the admin API answers it and `webcap admin --json`
@@ -97,8 +97,6 @@ export const WebhookSecretJsonSchema = Type.Object(
   { account: Type.String(), webhook_secret: Type.String() },
   { additionalProperties: false },
 );
-
-const RoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('member'), Type.Literal('operator')]);
 
 /** A console user (docs/console.md `User`); never the password or its hash. */
 export const UserJsonSchema = Type.Object(

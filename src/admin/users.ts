@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import { getAccountBySlug } from '../billing/accounts.js';
 import { invalidParam, WebcapError } from '../errors.js';
 import { type Db, unlessTaken } from '../store/db.js';
@@ -23,6 +24,12 @@ export interface ConsoleUser {
 
 /** Owners and members belong to an account; operators to none. */
 export type AccountRole = Exclude<ConsoleRole, 'operator'>;
+
+/** The roles as parameters and answers name them: an account's owner or member, or an operator (no account). */
+export const RoleSchema = Type.Enum(['owner', 'member', 'operator']);
+
+/** The roles an account's people can have. */
+export const AccountRoleSchema = Type.Enum(['owner', 'member']);
 
 /** The account a door may act in: an owner acts on the users of their account only (others are 404). */
 export interface UserScope {

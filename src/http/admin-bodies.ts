@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PASSWORD_MAX_CHARS } from '../admin/passwords.js';
+import { RoleSchema } from '../admin/users.js';
 import type { AccountPatch, NewAccount } from '../billing/accounts.js';
 import { MAX_AMOUNT, MAX_RATE } from '../billing/amounts.js';
 import type { KeyPatch } from '../billing/keys.js';
@@ -95,14 +96,13 @@ export const CreditGrant = Type.Object(
   { additionalProperties: false },
 );
 
-export const Role = Type.Union([Type.Literal('owner'), Type.Literal('member'), Type.Literal('operator')]);
 export const NewPassword = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_CHARS });
 
 export const UserCreate = Type.Object(
   {
     email: Type.String({ minLength: 1, maxLength: 254 }),
     name: Type.Optional(Type.String({ maxLength: 200 })),
-    role: Role,
+    role: RoleSchema,
     account: Type.Optional(Slug),
     password: Type.Optional(NewPassword),
   },
@@ -112,7 +112,7 @@ export const UserCreate = Type.Object(
 export const UserUpdate = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    role: Type.Optional(Role),
+    role: Type.Optional(RoleSchema),
     active: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

@@ -17,6 +17,7 @@ import {
 } from '../../admin/json.js';
 import { listKeys } from '../../admin/keys.js';
 import {
+  AccountRoleSchema,
   countUsersByAccount,
   createUser,
   deleteUser,
@@ -64,7 +65,7 @@ const AccountUserCreate = Type.Object(
   {
     email: Type.String({ minLength: 1, maxLength: 254 }),
     name: Type.Optional(Type.String({ maxLength: 200 })),
-    role: Type.Union([Type.Literal('owner'), Type.Literal('member')]),
+    role: AccountRoleSchema,
     password: Type.Optional(NewPassword),
   },
   { additionalProperties: false },

@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { KeyJsonSchema, keyJson } from '../../admin/json.js';
 import type { ConsoleSessions } from '../../admin/sessions.js';
+import { RoleSchema } from '../../admin/users.js';
 import { parseIsoDate } from '../../billing/iso-date.js';
 import type { KeyRecord } from '../../billing/keys.js';
 import { keyUse } from '../../billing/ledger.js';
@@ -45,15 +46,13 @@ export function ListOf<T extends TSchema>(item: T) {
   return Type.Object({ items: Type.Array(item), next: Nullable(Type.String()) });
 }
 
-const Role = Type.Union([Type.Literal('owner'), Type.Literal('member'), Type.Literal('operator')]);
-
 /** The signed-in person, the CSRF token to send with every change, and when the session ends unless used. */
 export const SessionSchema = Type.Object({
   user: Type.Object({
     id: Nullable(Type.String()),
     email: Nullable(Type.String()),
     name: Type.String(),
-    role: Role,
+    role: RoleSchema,
     account: Nullable(
       Type.Object({ name: Type.String(), slug: Type.String(), stats_enabled: Type.Boolean() }),
     ),

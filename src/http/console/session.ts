@@ -11,6 +11,7 @@ import {
   signInWithPassword,
   signOut,
 } from '../../admin/sign-in.js';
+import { AccountRoleSchema } from '../../admin/users.js';
 import { invalidParam } from '../../errors.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../responses/errors.js';
@@ -47,7 +48,7 @@ const AcceptBody = Type.Object(
 
 const InvitationSchema = Type.Object({
   email: Type.String(),
-  role: Type.Union([Type.Literal('owner'), Type.Literal('member')]),
+  role: AccountRoleSchema,
   account: Type.Object({ name: Type.String(), slug: Type.String() }),
   expires_at: Type.String(),
 });
