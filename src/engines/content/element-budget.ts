@@ -14,16 +14,16 @@ const BYTES_PER_ELEMENT = 8_192;
  */
 const BASE_HEAP_BYTES = 32 * 1024 * 1024;
 /**
- * Readability and defuddle work on four to five copies of the page (13 KB per element at their
- * peak) and slow down with its size (a paragraph of 10,000 links takes Readability seconds):
- * above this share of the budget the main content is the cleaned body.
+ * The main-content search keeps a count per element beside the page and its copy: above this
+ * share of the budget the main content is the cleaned body. (Set when Readability and defuddle
+ * did the search on four to five copies; kept, which leaves our own search room to spare.)
  */
 const MAIN_CONTENT_SHARE = 0.3;
 
 export interface ElementBudget {
   /** Elements parsed at most; a page with more is cut before the first one past it. */
   readonly elements: number;
-  /** Elements (after pruning) that Readability and defuddle may search. */
+  /** Elements (after pruning) that the main-content search takes. */
   readonly mainContentElements: number;
 }
 

@@ -57,15 +57,16 @@ export function extractContent(input: ExtractInput): Extracted {
   }
   if (!input.includeHtml && !input.includeMarkdown) return { metadata, links: found.links, warnings };
 
+  const baseUrl = documentBaseUrl(document, input.pageUrl).href;
   let html: string;
   if (input.useDefuddle) {
-    const main = extractMainContent(document, input.pageUrl);
+    // The last reader of the document: main content may take it apart rather than copy it.
+    const main = extractMainContent(document, input.pageUrl, undefined, { inPlace: true });
     if (main.fallback) warnings.push(main.tooLarge ? tooLargeForMainContent(main.elements) : NO_MAIN_CONTENT);
     html = main.html;
   } else {
     html = selected !== null ? selected.outerHTML : input.html;
   }
-  const baseUrl = documentBaseUrl(document, input.pageUrl).href;
   let markdown: string | undefined;
   if (input.includeMarkdown) {
     if (input.useDefuddle) markdown = htmlToMarkdown(html, baseUrl);

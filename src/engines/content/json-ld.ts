@@ -1,8 +1,7 @@
 /**
  * The one reader of a page's JSON-LD, for every part of webcap that looks at it (metadata, the
- * country of contact numbers, the scripts left in the page for defuddle and Readability). A
- * script is read only within these bounds, because what reads it next (defuddle's schema.org
- * pass, serializers) recurses once per level, and a page of 200,000 nested arrays exhausts the
+ * country of contact numbers). A script is read only within these bounds, because what reads it
+ * next (serializers) recurses once per level, and a page of 200,000 nested arrays exhausts the
  * stack. Real JSON-LD nests under ten levels.
  */
 export const JSON_LD_MAX_CHARS = 1_000_000;

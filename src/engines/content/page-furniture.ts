@@ -1,7 +1,7 @@
 /**
  * Page furniture: what is on a page without being its own content (menus, headers, footers,
  * sidebars, dialogs, comment threads, consent banners). Two readers skip it: main-content.ts,
- * before Readability and defuddle see the page, and the analyzer's digest (page-digest.ts). Each
+ * before it looks for the article, and the analyzer's digest (page-digest.ts). Each
  * entry says which of them skips it.
  */
 
@@ -36,8 +36,8 @@ export const PAGE_FURNITURE = [
   { by: 'role', value: 'alertdialog', readers: BOTH },
   // Main content already removes the form controls a search landmark holds (main-content.ts's NEVER).
   { by: 'role', value: 'search', readers: ['digest'] },
-  // Comment threads by their conventional ids: both extractors drop them anyway, and on comment-heavy
-  // pages they are most of the elements defuddle's selector pass walks. The digest reads them.
+  // Comment threads by their conventional ids: never the article, often larger than it. The digest
+  // reads them.
   { by: 'id', value: 'comments', readers: ['main-content'] },
   { by: 'id', value: 'disqus_thread', readers: ['main-content'] },
   { by: 'id', value: 'respond', readers: ['main-content'] },
