@@ -1,0 +1,39 @@
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { furnitureName, hasContentName } from './boilerplate-names.js';
+
+const element = (attributes: string) =>
+  parseHTML(`<!DOCTYPE html><html><body><div ${attributes}></div></body></html>`).document.querySelector(
+    'div',
+  ) as Element;
+
+describe('furnitureName', () => {
+  it('names comment threads apart from other furniture', () => {
+    expect(furnitureName(element('id="comments"'))).toBe('thread');
+    expect(furnitureName(element('class="wpdiscuz-comment-list"'))).toBe('thread');
+    expect(furnitureName(element('class="sharedaddy sd-sharing-enabled"'))).toBe('furniture');
+    expect(furnitureName(element('class="jp-relatedposts"'))).toBe('furniture');
+    expect(furnitureName(element('class="entry-meta"'))).toBe('furniture');
+    expect(furnitureName(element('class="nav-main"'))).toBe('furniture');
+  });
+
+  it('matches short words only as whole parts of a name', () => {
+    expect(furnitureName(element('class="ad-slot"'))).toBe('furniture');
+    expect(furnitureName(element('class="heading shadow"'))).toBeNull();
+    expect(furnitureName(element('class="canvas"'))).toBeNull();
+  });
+
+  it('never names an article body furniture, whatever else the name holds', () => {
+    expect(furnitureName(element('class="post-content-footer"'))).toBeNull();
+    expect(furnitureName(element('class="entry-content"'))).toBeNull();
+  });
+});
+
+describe('hasContentName', () => {
+  it('knows article bodies by class, id or itemprop', () => {
+    expect(hasContentName(element('class="article__body"'))).toBe(true);
+    expect(hasContentName(element('id="story-body"'))).toBe(true);
+    expect(hasContentName(element('itemprop="articleBody"'))).toBe(true);
+    expect(hasContentName(element('class="sidebar"'))).toBe(false);
+  });
+});
