@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { DEFAULT_CHROMIUM_PATH } from './browser/chromium-args.js';
 import { type AllowRule, parseAllowList } from './net/address-policy.js';
+import { parseTrustProxy, type TrustProxy } from './net/trust-proxy.js';
 
 /**
  * Every environment variable webcap reads, as data: config.ts parses them in this order, and the
@@ -225,6 +226,17 @@ export const CONFIG_VARS = [
     default: 0,
     description:
       "open connections one client address may hold; a connection past it is closed unanswered; 0: no cap, what a service behind a reverse proxy needs (every connection has the proxy's address) ([docs/security.md](docs/security.md))",
+  },
+  {
+    name: 'TRUST_PROXY',
+    group: 'requests',
+    type: 'custom',
+    parse: parseTrustProxy,
+    expected: 'a number of proxy hops (1-10), or a comma-separated list of proxy addresses and CIDR ranges',
+    default: false as TrustProxy,
+    defaultText: 'unset',
+    description:
+      "which proxies' `X-Forwarded-For` and `X-Forwarded-Proto` to believe: the hops in front of webcap (`1` behind one reverse proxy that every request passes) or their addresses (`10.0.0.0/8,fd00::/8`); unset believes none, and every client address is its connection's. A client's address counts in the console's sign-in lockout and the audit log, the protocol in the session cookie's `Secure` ([docs/security.md](docs/security.md))",
   },
 
   // Database and files

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { CONFIG_VARS, type ConfigValues, type ConfigVar } from './config-vars.js';
 import type { OpenAiConfig } from './engines/analyze/analyzers/openai.js';
 import type { AllowRule } from './net/address-policy.js';
+import type { TrustProxy } from './net/trust-proxy.js';
 
 /** Where the service keeps its rows: an embedded SQLite file, or a PostgreSQL server. */
 export type DatabaseConfig =
@@ -57,6 +58,8 @@ export interface Config {
   readonly headersTimeoutMs: number;
   /** Open connections one peer address may hold; 0: no cap (behind a reverse proxy, keep it so). */
   readonly maxConnectionsPerClient: number;
+  /** Which proxies' forwarded client address and protocol are believed (TRUST_PROXY); false: none. */
+  readonly trustProxy: TrustProxy;
   /** On SIGTERM: /readyz answers 503 this long, every request still served, before the listener closes. */
   readonly shutdownDrainDelayMs: number;
   /** Then: how long calls in flight may take to finish; those still running are ended unbilled. */
@@ -421,6 +424,7 @@ export function loadConfig(env: Env): Config {
     requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: v.HEADERS_TIMEOUT_MS,
     maxConnectionsPerClient: v.MAX_CONNECTIONS_PER_CLIENT,
+    trustProxy: v.TRUST_PROXY,
     shutdownDrainDelayMs: v.SHUTDOWN_DRAIN_DELAY_MS,
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
     publicBaseUrl: v.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? null,

@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ConsoleSessions } from '../admin/sessions.js';
 import { WebcapError } from '../errors.js';
+import type { TrustProxy } from '../net/trust-proxy.js';
 import { Audit } from './audit.js';
 import { type AuthDeps, authenticate, keyBeforeBody } from './auth.js';
 import { boundedBody } from './body-bounds.js';
@@ -42,6 +43,15 @@ declare module 'fastify' {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** TRUST_PROXY as Fastify takes it: a hop count as proxy-addr's trust function (the nth hops from webcap). */
+function trustProxyOption(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return [...trust];
+}
+
 /**
  * Builds the Fastify app without listening, so tests can inject requests in-process. `health`
  * builds only /healthz, /readyz and /metrics: what `webcap worker` serves.
@@ -51,6 +61,8 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.config.bodyLimitBytes,
+    // A client's address and protocol as the proxies in front say them (TRUST_PROXY), else the connection's.
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     // Deadlines for receiving a request, checked at least every second (Node checks every 30 s):
     // a client that stops sending its headers or its body gets a 408 and its connection closed.
     // Node stops the clock once the request has arrived, so a long call is never cut by it.
