@@ -453,14 +453,23 @@ describe('the session cookie behind an https PUBLIC_BASE_URL', () => {
       });
       expect(res.statusCode, res.body).toBe(200);
       expect(String(res.headers['set-cookie']).split('; ')).toContain('Secure');
-      // The origin that counts is the published one.
+      // The published origin counts, and so does the address the page was opened at (the
+      // request's own, as a browser on it sends it); any other is refused.
       const local = await t.runtime.app.inject({
         method: 'POST',
         url: '/console/api/session',
         headers: { origin: 'http://localhost:80' },
         payload: { email: 's@example.com', password: PASSWORD },
       });
-      expect(local.statusCode).toBe(403);
+      expect(local.statusCode, local.body).toBe(200);
+      const elsewhere = await t.runtime.app.inject({
+        method: 'POST',
+        url: '/console/api/session',
+        headers: { origin: 'https://webcap.example.evil' },
+        payload: { email: 's@example.com', password: PASSWORD },
+      });
+      expect(elsewhere.statusCode).toBe(403);
+      expect(elsewhere.json()).toEqual({ error: 'Forbidden: cross-origin request refused' });
     } finally {
       await t.close();
     }

@@ -38,11 +38,15 @@ export function changesState(request: FastifyRequest): boolean {
   return !SAFE_METHODS.has(request.method);
 }
 
-/** The origin pages of this service are served from: PUBLIC_BASE_URL's, else the request's own. */
-function ownOrigin(deps: AppDeps, request: FastifyRequest): string {
-  return deps.config.publicBaseUrl === null
-    ? `${request.protocol}://${request.host}`
-    : new URL(deps.config.publicBaseUrl).origin;
+/**
+ * Whether an Origin is this service's: the one the request was sent to (its Host, as a browser
+ * on this service's pages sends it), or PUBLIC_BASE_URL's. Both: the service may be opened at an
+ * address other than the published one (127.0.0.1 for localhost), and behind a proxy that
+ * terminates TLS without TRUST_PROXY the request's own protocol is not the page's.
+ */
+function isOwnOrigin(deps: AppDeps, request: FastifyRequest, origin: string): boolean {
+  if (origin === `${request.protocol}://${request.host}`) return true;
+  return deps.config.publicBaseUrl !== null && origin === new URL(deps.config.publicBaseUrl).origin;
 }
 
 /**
@@ -52,7 +56,7 @@ function ownOrigin(deps: AppDeps, request: FastifyRequest): string {
  */
 export function checkStateChange(deps: AppDeps, request: FastifyRequest): void {
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== ownOrigin(deps, request)) {
+  if (origin !== undefined && !isOwnOrigin(deps, request, origin)) {
     throw new WebcapError('forbidden', 'cross-origin request refused');
   }
   const length = request.headers['content-length'];
