@@ -125,6 +125,15 @@ describe('extractMainContent', () => {
     expect(textOf(result.html)).toContain('A long enough paragraph');
   }, 20_000);
 
+  it('keeps Japanese text whole, without the ruby readings between its characters', () => {
+    const sentence =
+      '<p><ruby>子<rt>こ</rt></ruby>どもへの<ruby>虐待<rt>ぎゃくたい</rt></ruby>をなくすための<ruby>法律<rt>ほうりつ</rt></ruby>ができて、<ruby>親<rt>おや</rt></ruby>が<ruby>子<rt>こ</rt></ruby>どもを<ruby>教育<rt>きょういく</rt></ruby>するために、たたいたりすることを禁止しました。</p>';
+    const html = `<html><head><title>ニュース</title></head><body><nav><a href="/">ホーム</a></nav><article>${sentence.repeat(4)}</article></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('子どもへの虐待をなくすための法律ができて、親が子どもを教育するために、');
+    expect(text).not.toContain('ぎゃくたい');
+  });
+
   it('does not mutate the document', () => {
     for (const name of ['news-heavy-datacentre', 'news-legacy-coral', 'landing-analytics']) {
       const { document } = parseHTML(fixture(name));

@@ -93,6 +93,10 @@ const NEVER = new Set([
   'TITLE',
   // Captions and credits of pictures: the picture is not in the text, and neither is what labels it.
   'FIGCAPTION',
+  // Ruby annotations (the reading of Japanese and Chinese characters): between the characters they
+  // annotate, they would break the text's words apart.
+  'RT',
+  'RP',
 ]);
 // Page furniture (page-furniture.ts); the fallback body drops it too.
 const FURNITURE = furnitureFor('main-content');
