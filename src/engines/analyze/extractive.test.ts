@@ -113,7 +113,11 @@ describe('analyzeExtractive on a news article', () => {
     const sentences = splitSentences(fields.summary, 10);
     expect(sentences.length).toBeGreaterThanOrEqual(2);
     for (const s of sentences) expect(body).toContain(s);
-    expect(fields.summary).toMatch(/^Brackenford city council has approved a 4\.2 km extension/);
+    // The article's own words: its standfirst may open the summary (the main-content extractor of
+    // issue 24 keeps a standfirst that does not repeat the opening), its first paragraph follows.
+    expect(fields.summary).toMatch(
+      /^(Councillors have voted to fund the long-promised line[^.]*\. )?Brackenford city council has approved a 4\.2 km extension/,
+    );
     for (const noise of ['A38', 'Most read', 'potholes', 'cookies'])
       expect(fields.summary).not.toContain(noise);
   });
