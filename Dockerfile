@@ -19,10 +19,12 @@ ENV npm_config_nodedir=/usr/local \
 COPY package.json package-lock.json ./
 COPY clients/typescript/package.json clients/typescript/
 COPY console/package.json console/
-# No install scripts but better-sqlite3's: the others fetch or build what the service never runs
-# (node-llama-cpp, a dev dependency), or only check a binary the build does not use.
+# No install scripts but better-sqlite3's and argon2's: the others fetch or build what the service
+# never runs (node-llama-cpp, a dev dependency), or only check a binary the build does not use.
+# argon2's tries its prebuilt addon in a child process and compiles it when that one crashes, as
+# it does on some machines (a segmentation fault at load).
 RUN npm ci --ignore-scripts --no-audit --no-fund \
- && npm rebuild better-sqlite3
+ && npm rebuild better-sqlite3 argon2
 
 # --- build: compiles the TypeScript, then drops the dev dependencies ------------------------------
 FROM deps AS build
@@ -102,12 +104,13 @@ WORKDIR /suite
 COPY --from=suite --chown=10001:10001 . .
 COPY --from=deps /src/node_modules node_modules
 # The suite's own build of dist/ (the processes project's `webcap` processes run it); vitest keeps
-# its cache in node_modules/.vite, the one place under node_modules the suite writes.
+# its cache in node_modules/.vite and Vite 8 its bundled config in node_modules/.vite-temp, the
+# places under node_modules the suite writes.
 RUN npm run build \
  && touch dist/.built \
  && chown -R 10001:10001 dist clients/typescript/dist \
- && mkdir node_modules/.vite \
- && chown 10001:10001 node_modules/.vite
+ && mkdir node_modules/.vite node_modules/.vite-temp \
+ && chown 10001:10001 node_modules/.vite node_modules/.vite-temp
 # As on a developer's machine: vitest's mode, not the image's production. No server to check.
 ENV NODE_ENV=test
 HEALTHCHECK NONE
