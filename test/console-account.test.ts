@@ -554,6 +554,105 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
       );
     });
 
+    it('lists the pending invitations to owners (never a token) and withdraws one: its link stops working', async () => {
+      const invite = async (email: string, role: string) => {
+        const res = await as(owner, {
+          method: 'POST',
+          url: '/console/api/invites',
+          payload: { email, role },
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().invite_url.split('/').pop() as string;
+      };
+      const deeToken = await invite('dee@acme.example', 'member');
+      now += 1000;
+      const eveToken = await invite('eve@acme.example', 'owner');
+      const listed = await as(owner, { url: '/console/api/invites' });
+      expect(listed.statusCode, listed.body).toBe(200);
+      for (const token of [deeToken, eveToken]) expect(listed.body).not.toContain(token);
+      const anaId = owner.session.user.id;
+      expect(listed.json()).toEqual({
+        items: [
+          {
+            id: expect.stringMatching(/^inv_/),
+            email: 'eve@acme.example',
+            role: 'owner',
+            created_at: new Date(now).toISOString(),
+            expires_at: new Date(now + 7 * 86_400_000).toISOString(),
+            invited_by: { id: anaId, email: 'ana@acme.example', name: 'Ana' },
+          },
+          {
+            id: expect.stringMatching(/^inv_/),
+            email: 'dee@acme.example',
+            role: 'member',
+            created_at: new Date(now - 1000).toISOString(),
+            expires_at: new Date(now - 1000 + 7 * 86_400_000).toISOString(),
+            invited_by: { id: anaId, email: 'ana@acme.example', name: 'Ana' },
+          },
+        ],
+        next: null,
+      });
+      const [eve, dee] = listed.json().items;
+      // Another account's owner sees none of them, and cannot withdraw one.
+      expect((await as(otherOwner, { url: '/console/api/invites' })).json().items).toEqual([]);
+      for (const [browser, id] of [
+        [otherOwner, dee.id],
+        [owner, 'inv_unknown'],
+      ] as const) {
+        expectError(
+          await as(browser, { method: 'DELETE', url: `/console/api/invites/${id}` }),
+          404,
+          `Not Found: no pending invitation ${id}`,
+        );
+      }
+      expect((await inject({ url: `/console/api/invites/${deeToken}` })).statusCode).toBe(200);
+
+      const withdrawn = await as(owner, { method: 'DELETE', url: `/console/api/invites/${dee.id}` });
+      expect(withdrawn.statusCode, withdrawn.body).toBe(204);
+      expectError(
+        await inject({ url: `/console/api/invites/${deeToken}` }),
+        404,
+        'Not Found: this invitation is unknown, used or expired',
+      );
+      expectError(
+        await inject({
+          method: 'POST',
+          url: `/console/api/invites/${deeToken}/accept`,
+          payload: { name: 'Dee', password: 'dee password 123' },
+        }),
+        404,
+        'Not Found: this invitation is unknown, used or expired',
+      );
+      expect((await as(owner, { url: '/console/api/invites' })).json().items.map((i: Json) => i.id)).toEqual([
+        eve.id,
+      ]);
+      expect((await as(owner, { method: 'DELETE', url: `/console/api/invites/${dee.id}` })).statusCode).toBe(
+        404,
+      );
+      const rows = await audit('invite.withdraw');
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        actor_kind: 'user',
+        actor_id: anaId,
+        actor_email: 'ana@acme.example',
+        target: dee.id,
+        ip: '127.0.0.1',
+      });
+      expect(JSON.parse(rows[0]?.detail ?? '{}')).toEqual({ email: 'dee@acme.example', role: 'member' });
+      // An invitation used is no longer pending, and cannot be withdrawn.
+      browserOf(
+        await inject({
+          method: 'POST',
+          url: `/console/api/invites/${eveToken}/accept`,
+          payload: { name: 'Eve', password: 'eve password 123' },
+        }),
+      );
+      expect((await as(owner, { url: '/console/api/invites' })).json().items).toEqual([]);
+      expect((await as(owner, { method: 'DELETE', url: `/console/api/invites/${eve.id}` })).statusCode).toBe(
+        404,
+      );
+    });
+
     it("shows an owner their account's audit log, newest first and paged, and nothing of another account", async () => {
       const res = await as(owner, { url: '/console/api/audit?limit=5' });
       expect(res.statusCode).toBe(200);
@@ -578,6 +677,8 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
         { method: 'POST', url: '/console/api/webhook-secret/rotate' },
         { url: '/console/api/users' },
         { method: 'POST', url: '/console/api/invites', payload: { email: 'x@acme.example', role: 'owner' } },
+        { url: '/console/api/invites' },
+        { method: 'DELETE', url: '/console/api/invites/inv_any' },
         { method: 'PATCH', url: `/console/api/users/${ids.otherUser}`, payload: { role: 'owner' } },
         { method: 'DELETE', url: `/console/api/users/${ids.otherUser}` },
         { url: '/console/api/audit' },
@@ -655,6 +756,8 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
         [member, { url: '/console/api/jobs?before=%00' }, 'before'],
         [member, { url: '/console/api/jobs/a%20b' }, 'id'],
         [member, { url: `/console/api/jobs/${'j'.repeat(65)}` }, 'id'],
+        [owner, { method: 'DELETE', url: '/console/api/invites/a%20b' }, 'id'],
+        [owner, { method: 'DELETE', url: `/console/api/invites/${'i'.repeat(65)}` }, 'id'],
         [owner, { method: 'POST', url: '/console/api/keys', payload: { alias: 'x'.repeat(201) } }, 'alias'],
         [owner, { method: 'POST', url: '/console/api/keys', payload: { category: 'Not Valid' } }, 'category'],
         [owner, { method: 'POST', url: '/console/api/keys', payload: { expires: 'soon' } }, 'expires'],
@@ -769,6 +872,16 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
       now += 7 * 86_400_000 + 1000;
       owner = await signIn(t, { email: 'ana@acme.example', password: PASSWORD });
       expect((await inject({ url: `/console/api/invites/${token}` })).statusCode).toBe(404);
+      // Expired: no longer pending, and nothing to withdraw.
+      expect((await as(owner, { url: '/console/api/invites' })).json().items).toEqual([]);
+      const row = await t.runtime.store.db
+        .selectFrom('console_invitations')
+        .select('id')
+        .where('email', '=', 'late@acme.example')
+        .executeTakeFirstOrThrow();
+      expect((await as(owner, { method: 'DELETE', url: `/console/api/invites/${row.id}` })).statusCode).toBe(
+        404,
+      );
     });
   });
 });

@@ -37,6 +37,7 @@ export type AuditAction =
   | 'user.delete'
   | 'invite.create'
   | 'invite.accept'
+  | 'invite.withdraw'
   | 'key.create'
   | 'key.update'
   | 'key.revoke'

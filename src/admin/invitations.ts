@@ -19,6 +19,17 @@ export interface Invitation {
   readonly expiresAt: string;
 }
 
+/** An invitation not yet used nor expired, as its account's owners see it: never its token. */
+export interface PendingInvitation {
+  readonly id: string;
+  readonly email: string;
+  readonly role: AccountRole;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  /** The owner who made it; null once that user is deleted. */
+  readonly invitedBy: { readonly id: string; readonly email: string; readonly name: string } | null;
+}
+
 function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
@@ -143,4 +154,69 @@ export async function acceptInvitation(
     now,
   );
   return { userId, invitation };
+}
+
+/** The account's invitations not yet used nor expired at `now`, newest first. */
+export async function listPendingInvitations(
+  deps: Pick<AdminDeps, 'db' | 'clock'>,
+  accountId: string,
+): Promise<PendingInvitation[]> {
+  const rows = await deps.db
+    .selectFrom('console_invitations')
+    .leftJoin('console_users', 'console_users.id', 'console_invitations.created_by')
+    .select([
+      'console_invitations.id',
+      'console_invitations.email',
+      'console_invitations.role',
+      'console_invitations.created_at',
+      'console_invitations.expires_at',
+      'console_users.id as inviter_id',
+      'console_users.email as inviter_email',
+      'console_users.name as inviter_name',
+    ])
+    .where('console_invitations.account_id', '=', accountId)
+    .where('console_invitations.accepted_at', 'is', null)
+    .where('console_invitations.expires_at', '>', deps.clock().toISOString())
+    .orderBy('console_invitations.created_at', 'desc')
+    .orderBy('console_invitations.id', 'desc')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    // Invitations are made for an account's roles only (createInvitation).
+    role: row.role as AccountRole,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    invitedBy:
+      row.inviter_id === null
+        ? null
+        : { id: row.inviter_id, email: row.inviter_email ?? '', name: row.inviter_name ?? '' },
+  }));
+}
+
+/**
+ * Withdraws a pending invitation of the account (its owner, from the console): the row goes, so
+ * its link is unknown from then on. 404 for another account's, an unknown, a used or an expired
+ * one; of a withdrawal and an acceptance at once, one wins and the other is a 404.
+ */
+export async function withdrawInvitation(
+  deps: AdminDeps,
+  input: { readonly accountId: string; readonly id: string },
+): Promise<void> {
+  const now = deps.clock().toISOString();
+  const withdrawn = await deps.db
+    .deleteFrom('console_invitations')
+    .where('id', '=', input.id)
+    .where('account_id', '=', input.accountId)
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['email', 'role'])
+    .executeTakeFirst();
+  if (withdrawn === undefined) throw new WebcapError('not_found', `no pending invitation ${input.id}`);
+  await audit(deps, {
+    action: 'invite.withdraw',
+    accountId: input.accountId,
+    target: input.id,
+    detail: { email: withdrawn.email, role: withdrawn.role },
+  });
 }

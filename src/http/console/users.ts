@@ -1,9 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { listAudit } from '../../admin/audit.js';
-import { createInvitation } from '../../admin/invitations.js';
+import {
+  createInvitation,
+  listPendingInvitations,
+  type PendingInvitation,
+  withdrawInvitation,
+} from '../../admin/invitations.js';
 import { AuditEntryJsonSchema, auditEntryJson, UserJsonSchema, userJson } from '../../admin/json.js';
 import { deleteUser, listUsers, updateUser } from '../../admin/users.js';
+import { Nullable } from '../../nullable.js';
 import { baseUrlOf } from '../call-response.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../responses/errors.js';
@@ -29,7 +35,28 @@ const InvitationCreated = Type.Object({
   expires_at: Type.String(),
 });
 
-/** The account's people (owners only): the users, invitations, changes and removals, and the account's audit log. */
+/** A pending invitation; never its token, which only the answer that made it held. */
+const PendingInvitationSchema = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  role: AccountRole,
+  created_at: Type.String(),
+  expires_at: Type.String(),
+  invited_by: Nullable(Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() })),
+});
+
+function pendingInvitationJson(invitation: PendingInvitation): Static<typeof PendingInvitationSchema> {
+  return {
+    id: invitation.id,
+    email: invitation.email,
+    role: invitation.role,
+    created_at: invitation.createdAt,
+    expires_at: invitation.expiresAt,
+    invited_by: invitation.invitedBy,
+  };
+}
+
+/** The account's people (owners only): the users, invitations made, listed and withdrawn, changes and removals, and the account's audit log. */
 export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const config = { console: 'owner' as const };
   return async (app) => {
@@ -64,6 +91,37 @@ export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           role: invitation.role,
           expires_at: invitation.expiresAt,
         });
+      },
+    );
+
+    app.get(
+      '/console/api/invites',
+      {
+        config,
+        schema: { hide: true, response: { 200: ListOf(PendingInvitationSchema), ...errors(401, 403) } },
+      },
+      async (request) => {
+        const pending = await listPendingInvitations(adminAs(deps, request), accountOf(request).id);
+        return { items: pending.map(pendingInvitationJson), next: null };
+      },
+    );
+
+    app.delete(
+      '/console/api/invites/:id',
+      {
+        config,
+        schema: {
+          hide: true,
+          params: IdParams,
+          response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await withdrawInvitation(adminAs(deps, request), {
+          accountId: accountOf(request).id,
+          id: request.params.id,
+        });
+        return reply.code(204).send(null);
       },
     );
 
