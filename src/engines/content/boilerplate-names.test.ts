@@ -23,6 +23,17 @@ describe('furnitureName', () => {
     expect(furnitureName(element('class="canvas"'))).toBeNull();
   });
 
+  it('names teasers apart, for the caller to tell a standfirst from another page', () => {
+    expect(furnitureName(element('class="article-teaser"'))).toBe('teaser');
+    expect(furnitureName(element('class="teaser related"'))).toBe('furniture');
+  });
+
+  it('takes a class for hiding only when it hides the element itself, on every screen', () => {
+    expect(furnitureName(element('class="hidden"'))).toBe('furniture');
+    expect(furnitureName(element('class="field field--label-hidden"'))).toBeNull();
+    expect(furnitureName(element('class="hidden-xs"'))).toBeNull();
+  });
+
   it('never names an article body furniture, whatever else the name holds', () => {
     expect(furnitureName(element('class="post-content-footer"'))).toBeNull();
     expect(furnitureName(element('class="entry-content"'))).toBeNull();

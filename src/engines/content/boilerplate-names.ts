@@ -35,7 +35,6 @@ const FURNITURE_PARTS = [
   'banner',
   'popular',
   'recommend',
-  'teaser',
   'tagcloud',
   'tag-list',
   'taglist',
@@ -57,7 +56,6 @@ const FURNITURE_PARTS = [
   'sr-only',
   'visually-hidden',
   'visuallyhidden',
-  'hidden',
   'print-only',
   'noprint',
   'lightbox',
@@ -139,6 +137,11 @@ const CONTENT_PARTS = [
   'single-content',
 ] as const;
 
+/**
+ * Whole names that hide an element. Only whole: "field--label-hidden" hides a field's label, not
+ * the field, and "hidden-xs" hides it on phones only.
+ */
+const HIDING: ReadonlySet<string> = new Set(['hidden', 'is-hidden', 'd-none']);
 const WORDS: ReadonlySet<string> = new Set(FURNITURE_WORDS);
 // Class and id values are read up to this many characters: a page's own, unbounded, are not scanned whole.
 const MAX_NAME_CHARS = 300;
@@ -148,15 +151,19 @@ function names(el: Element): string[] {
   return value.slice(0, MAX_NAME_CHARS).toLowerCase().split(' ');
 }
 
-/** What `el`'s class or id says it is: a comment thread, other furniture, or nothing of either. */
-export function furnitureName(el: Element): 'thread' | 'furniture' | null {
-  let found: 'furniture' | null = null;
+/**
+ * What `el`'s class or id says it is: a comment thread, a teaser (of another page, or the
+ * article's own standfirst: the caller tells them apart), other furniture, or nothing of these.
+ */
+export function furnitureName(el: Element): 'thread' | 'furniture' | 'teaser' | null {
+  let found: 'furniture' | 'teaser' | null = null;
   for (const name of names(el)) {
     if (name === '') continue;
     // A name that also names an article's body ("post-content-footer") is not furniture.
     if (CONTENT_PARTS.some((part) => name.includes(part))) continue;
     if (THREAD_PARTS.some((part) => name.includes(part))) return 'thread';
-    if (FURNITURE_PARTS.some((part) => name.includes(part))) found = 'furniture';
+    if (HIDING.has(name) || FURNITURE_PARTS.some((part) => name.includes(part))) found = 'furniture';
+    else if (name.includes('teaser')) found ??= 'teaser';
     else if (name.split(/[-_]/).some((word) => WORDS.has(word))) found = 'furniture';
   }
   return found;

@@ -76,6 +76,32 @@ describe('extractMainContent', () => {
     }
   });
 
+  it('ends the article where its body ends: an author box after it, in the same container, goes', () => {
+    const body =
+      '<p>The council approved the new budget on Tuesday after a long debate, with six votes to three.</p>'.repeat(
+        8,
+      );
+    const html = `<html><head><title>Budget</title></head><body><article><h1>Budget</h1><p>The lead of the story, a sentence that sums it up for the reader in a few words.</p><div class="body">${body}</div><div class="box"><h3>Über den Autor</h3><p>Jane Doe has written about local politics for twenty years and lives in Harwick with her family.</p></div></article></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('The lead of the story');
+    expect(text).toContain('with six votes to three');
+    expect(text).not.toContain('Jane Doe');
+  });
+
+  it("keeps a standfirst named teaser, and drops other pages' teasers", () => {
+    const body =
+      '<p>The council approved the new budget on Tuesday after a long debate, with six votes to three.</p>'.repeat(
+        6,
+      );
+    const related =
+      '<li><a href="/other">Another story</a><p class="teaser">A summary of another story, long enough to be read as a paragraph of prose by anyone.</p></li>';
+    const html = `<html><head><title>Budget</title></head><body><main><h1>Budget</h1><p class="article-teaser">Harwick has a budget: what it costs, and who pays for it, in a few words.</p><div class="body">${body}</div></main><section class="more"><ul>${related.repeat(3)}</ul></section></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('Harwick has a budget');
+    expect(text).toContain('with six votes to three');
+    expect(text).not.toContain('A summary of another story');
+  });
+
   it('resolves relative links of the content against the page', () => {
     const html = `<html><head><title>T</title></head><body><article><h1>T</h1>${'<p>A long enough paragraph of article text, with several words, for extractors to accept it as the content of this page. <a href="/more">More</a></p>'.repeat(4)}</article></body></html>`;
     expect(extractMainContent(parseHTML(html).document, pageUrl).html).toContain(

@@ -194,12 +194,20 @@ function removeNamedFurniture(body: Element): void {
   const counts = countText(body);
   const named: Element[] = [];
   const threads: Element[] = [];
-  for (const el of counts.keys()) {
+  // A teaser that links elsewhere is another page's; one without a link, after the page's title and
+  // before any prose (counts run in document order), is the article's own standfirst.
+  let afterTitle = counts.get(body)?.h1 !== true;
+  let proseSeen = false;
+  for (const [el, c] of counts) {
     const tag = el.tagName.toUpperCase();
+    if (tag === 'H1') afterTitle = true;
     const name = NEVER_BY_NAME.has(tag) ? null : furnitureName(el);
-    const protectedEl = counts.get(el)?.h1 === true || hasContentName(el);
-    if (name === 'thread' && !protectedEl) threads.push(el);
+    const protectedEl = c.h1 || hasContentName(el);
+    if (name === 'teaser' && !protectedEl) {
+      if (c.links > 0 || !afterTitle || proseSeen) named.push(el);
+    } else if (name === 'thread' && !protectedEl) threads.push(el);
     else if ((isFurniture(el, tag) || name !== null || hiddenByStyle(el)) && !protectedEl) named.push(el);
+    if (afterTitle && c.kind === 'prose') proseSeen = true;
   }
   const weight = (el: Element) => textWeight(counts.get(el) as TextCounts);
   const all = counts.get(body) as TextCounts;
@@ -239,6 +247,32 @@ function bestContainer(body: Element, counts: ReadonlyMap<Element, TextCounts>):
     }
   }
   return best;
+}
+
+// The article's core is the part of the container that holds at least this share of its score.
+const CORE_SHARE = 0.7;
+
+/**
+ * Ends the container where its core ends. The core is found by going down from the container into
+ * the child (a wrapper, not a block of text) that holds CORE_SHARE of the container's score, as long
+ * as one does. What follows the core inside the container is mostly the site's (author boxes,
+ * related articles, newsletter pitches, contacts); what precedes it is mostly the article's (its
+ * lead, subtitle, first picture), so only the tail goes.
+ */
+function cutAfterCore(container: Element, counts: ReadonlyMap<Element, TextCounts>): void {
+  const total = containerScore(counts.get(container) as TextCounts);
+  let core = container;
+  for (let next: Element | null = container; next !== null; ) {
+    core = next;
+    next = null;
+    for (let c = core.firstElementChild; c; c = c.nextElementSibling) {
+      const k = counts.get(c);
+      if (k && k.own === 0 && containerScore(k) >= CORE_SHARE * total) next = c;
+    }
+  }
+  for (let e = core; e !== container; e = e.parentElement as Element) {
+    while (e.nextElementSibling) e.nextElementSibling.remove();
+  }
 }
 
 /**
@@ -426,6 +460,7 @@ export function extractMainContent(
   if (tooLarge || !work.body) return { html: body(), fallback: true, tooLarge, elements };
   const counts = countText(work.body);
   const container = bestContainer(work.body, counts);
+  cutAfterCore(container, counts);
   removeLinkBlocks(container, counts);
   removeEmptySections(container, counts);
   removeRepeatedTeaser(container, counts);
