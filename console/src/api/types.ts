@@ -173,6 +173,16 @@ export interface Invite {
   readonly expires_at: string;
 }
 
+/** An invitation made and not yet used nor expired; its link is not shown again. */
+export interface PendingInvite {
+  readonly id: string;
+  readonly email: string;
+  readonly role: Role;
+  readonly created_at: string;
+  readonly expires_at: string;
+  readonly invited_by: { readonly id: string; readonly email: string; readonly name: string } | null;
+}
+
 export interface InviteInfo {
   readonly email: string;
   readonly role: Role;

@@ -10,6 +10,7 @@ export function Shell({ path, children }: { readonly path: string; readonly chil
   const { user } = value.session;
   const items = navFor(user.role);
   const main = useRef<HTMLElement>(null);
+  const nav = useRef<HTMLElement>(null);
   const first = useRef(true);
   const section = items.find((item) => path === item.path || path.startsWith(`${item.path}/`))?.path ?? path;
   // Going to another section moves focus to the new view, as a page load would put it at the top;
@@ -20,6 +21,24 @@ export function Shell({ path, children }: { readonly path: string; readonly chil
       return;
     }
     main.current?.focus();
+  }, [section]);
+  // On a phone the sections are a strip that scrolls sideways: the current one is brought into it
+  // (Team or Audit log were off its right edge), now and when the window turns narrow. Only the
+  // strip scrolls, never the page.
+  useEffect(() => {
+    const bring = () => {
+      const strip = nav.current;
+      const link = strip?.querySelector('[aria-current="page"]');
+      if (strip === null || link === null || link === undefined || strip.scrollWidth <= strip.clientWidth) {
+        return;
+      }
+      const box = strip.getBoundingClientRect();
+      const place = link.getBoundingClientRect();
+      strip.scrollLeft += place.left - box.left - (box.width - place.width) / 2;
+    };
+    bring();
+    window.addEventListener('resize', bring);
+    return () => window.removeEventListener('resize', bring);
   }, [section]);
   return (
     <div class="shell">
@@ -44,7 +63,7 @@ export function Shell({ path, children }: { readonly path: string; readonly chil
           </button>
         </div>
       </header>
-      <nav class="sidenav" aria-label="Sections">
+      <nav class="sidenav" aria-label="Sections" ref={nav}>
         <ul>
           {items.map((item) => {
             const current = path === item.path || path.startsWith(`${item.path}/`);

@@ -147,7 +147,7 @@ export function BarChart({
                 <tr key={column.label}>
                   <th scope="row">{column.label}</th>
                   {series.map((name) => (
-                    <td key={name} class="num">
+                    <td key={name} class="num" data-label={name}>
                       {column.values[name] ?? 0}
                     </td>
                   ))}

@@ -56,14 +56,14 @@ export function AuditTable({
                 {page.items.map((entry) => (
                   <tr key={entry.id}>
                     <td class="nowrap">{formatTime(entry.at)}</td>
-                    <td>
+                    <td data-label="Action">
                       <code>{entry.action}</code>
                       {detail(entry) !== '' && <span class="sub">{detail(entry)}</span>}
                     </td>
-                    <td>{actor(entry)}</td>
-                    {showAccount && <td>{entry.account ?? '—'}</td>}
-                    <td>{entry.target === null ? '—' : <code>{entry.target}</code>}</td>
-                    <td>{entry.ip ?? '—'}</td>
+                    <td data-label="Who">{actor(entry)}</td>
+                    {showAccount && <td data-label="Account">{entry.account ?? '—'}</td>}
+                    <td data-label="Target">{entry.target === null ? '—' : <code>{entry.target}</code>}</td>
+                    <td data-label="From">{entry.ip ?? '—'}</td>
                   </tr>
                 ))}
               </tbody>

@@ -146,17 +146,19 @@ export function RequestLog({
                   {rows.items.map((row) => (
                     <tr key={row.id}>
                       <td class="nowrap">{formatTime(row.created_at)}</td>
-                      {scope === 'operator' && <td>{row.account ?? '—'}</td>}
-                      <td>
+                      {scope === 'operator' && <td data-label="Account">{row.account ?? '—'}</td>}
+                      <td data-label="Endpoint">
                         <code>{row.path}</code>
                         <span class="sub">{row.engine}</span>
                       </td>
-                      <td>
+                      <td data-label="Status">
                         <Badge tone={statusTone(row.status)}>{row.status}</Badge>
                       </td>
-                      <td class="num">{formatDuration(row.duration_ms)}</td>
-                      <td>{row.billed ? 'yes' : 'no'}</td>
-                      <td>
+                      <td class="num" data-label="Duration">
+                        {formatDuration(row.duration_ms)}
+                      </td>
+                      <td data-label="Billed">{row.billed ? 'yes' : 'no'}</td>
+                      <td data-label="Key">
                         {row.key === null ? (
                           '—'
                         ) : (

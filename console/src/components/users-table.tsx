@@ -30,11 +30,13 @@ export function UsersTable({
                 <span class="strong">{user.name || user.email}</span>
                 <span class="sub">{user.email}</span>
               </td>
-              <td>{user.role}</td>
-              <td>
+              <td data-label="Role">{user.role}</td>
+              <td data-label="State">
                 {user.active ? <Badge tone="good">active</Badge> : <Badge tone="neutral">inactive</Badge>}
               </td>
-              <td class="nowrap">{formatTime(user.last_sign_in_at)}</td>
+              <td class="nowrap" data-label="Last sign-in">
+                {formatTime(user.last_sign_in_at)}
+              </td>
               {actions !== undefined && (
                 <td>
                   <div class="row-actions">{actions(user)}</div>

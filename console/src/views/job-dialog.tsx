@@ -44,8 +44,8 @@ export function WebhookAttempts({ attempts }: { readonly attempts: readonly Webh
           {attempts.map((attempt) => (
             <tr key={attempt.at}>
               <td class="nowrap">{formatTime(attempt.at)}</td>
-              <td>{attempt.status ?? 'none'}</td>
-              <td>{attempt.error ?? '—'}</td>
+              <td data-label="Answer">{attempt.status ?? 'none'}</td>
+              <td data-label="Error">{attempt.error ?? '—'}</td>
             </tr>
           ))}
         </tbody>

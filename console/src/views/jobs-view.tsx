@@ -97,7 +97,7 @@ export function JobsView({ openJob }: { readonly openJob: string | null }) {
                           {job.key === null ? '' : ` · ${job.key.alias || job.key.prefix}`}
                         </span>
                       </td>
-                      <td>
+                      <td data-label="Status">
                         <Badge tone={jobTone(job.status)}>{job.status}</Badge>
                         {job.error !== null && (
                           <span class="sub">
@@ -105,10 +105,16 @@ export function JobsView({ openJob }: { readonly openJob: string | null }) {
                           </span>
                         )}
                       </td>
-                      <td class="nowrap">{formatTime(job.created_at)}</td>
-                      <td class="num">{formatSpan(job.created_at, job.started_at)}</td>
-                      <td class="num">{formatSpan(job.started_at, job.finished_at)}</td>
-                      <td>
+                      <td class="nowrap" data-label="Created">
+                        {formatTime(job.created_at)}
+                      </td>
+                      <td class="num" data-label="Waited">
+                        {formatSpan(job.created_at, job.started_at)}
+                      </td>
+                      <td class="num" data-label="Ran">
+                        {formatSpan(job.started_at, job.finished_at)}
+                      </td>
+                      <td data-label="Webhook">
                         {job.webhook === null
                           ? '—'
                           : `${job.webhook.state}, ${job.webhook.attempts.length} attempt${job.webhook.attempts.length === 1 ? '' : 's'}`}

@@ -113,17 +113,27 @@ export function KeysView() {
                           <code>{key.prefix}…</code> · {key.category}
                         </span>
                       </td>
-                      <td>
+                      <td data-label="State">
                         <Badge tone={state.tone}>{state.label}</Badge>
                         {key.expires_at !== null && (
                           <span class="sub nowrap">expires {formatDate(key.expires_at)}</span>
                         )}
                       </td>
-                      <td class="num">{used(key.used.today, key.quotas.daily)}</td>
-                      <td class="num">{used(key.used.this_week, key.quotas.weekly)}</td>
-                      <td class="num">{used(key.used.this_month, key.quotas.monthly)}</td>
-                      <td class="num">{used(key.used.total, key.quotas.total)}</td>
-                      <td class="nowrap">{formatTime(key.last_used_at)}</td>
+                      <td class="num" data-label="Today">
+                        {used(key.used.today, key.quotas.daily)}
+                      </td>
+                      <td class="num" data-label="Week">
+                        {used(key.used.this_week, key.quotas.weekly)}
+                      </td>
+                      <td class="num" data-label="Month">
+                        {used(key.used.this_month, key.quotas.monthly)}
+                      </td>
+                      <td class="num" data-label="Total">
+                        {used(key.used.total, key.quotas.total)}
+                      </td>
+                      <td class="nowrap" data-label="Last used">
+                        {formatTime(key.last_used_at)}
+                      </td>
                       {owner && (
                         <td>
                           {live && (

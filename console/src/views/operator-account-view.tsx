@@ -78,13 +78,21 @@ export function OperatorAccountView({ slug }: { readonly slug: string }) {
                               <code>{key.prefix}…</code> · {key.category} · <code>{key.id}</code>
                             </span>
                           </td>
-                          <td>
+                          <td data-label="State">
                             <Badge tone={state.tone}>{state.label}</Badge>
                           </td>
-                          <td class="num">{formatCount(key.used.today)}</td>
-                          <td class="num">{formatCount(key.used.this_month)}</td>
-                          <td class="num">{formatCount(key.used.total)}</td>
-                          <td class="nowrap">{formatTime(key.last_used_at)}</td>
+                          <td class="num" data-label="Today">
+                            {formatCount(key.used.today)}
+                          </td>
+                          <td class="num" data-label="This month">
+                            {formatCount(key.used.this_month)}
+                          </td>
+                          <td class="num" data-label="Total">
+                            {formatCount(key.used.total)}
+                          </td>
+                          <td class="nowrap" data-label="Last used">
+                            {formatTime(key.last_used_at)}
+                          </td>
                         </tr>
                       );
                     })}
@@ -109,11 +117,13 @@ export function OperatorAccountView({ slug }: { readonly slug: string }) {
                       {data.packs.map((pack) => (
                         <tr key={pack.id}>
                           <td>{pack.title || 'untitled'}</td>
-                          <td>{formatDate(pack.purchased_at)}</td>
-                          <td class="num">
+                          <td data-label="Bought">{formatDate(pack.purchased_at)}</td>
+                          <td class="num" data-label="Used">
                             {formatCount(pack.used)} / {formatCount(pack.total)}
                           </td>
-                          <td class="num">{formatCount(pack.remaining)}</td>
+                          <td class="num" data-label="Remaining">
+                            {formatCount(pack.remaining)}
+                          </td>
                         </tr>
                       ))}
                     </tbody>

@@ -62,18 +62,28 @@ export function OperatorAccountsView() {
                         {account.stats_enabled ? ' · stats' : ''}
                       </span>
                     </td>
-                    <td>
+                    <td data-label="State">
                       {account.active ? (
                         <Badge tone="good">active</Badge>
                       ) : (
                         <Badge tone="neutral">inactive</Badge>
                       )}
                     </td>
-                    <td class="num">{formatCount(account.monthly_quota)}</td>
-                    <td class="num">{formatCount(account.remaining)}</td>
-                    <td class="num">{account.keys}</td>
-                    <td class="num">{account.users}</td>
-                    <td class="num">{formatCount(account.calls_today)}</td>
+                    <td class="num" data-label="Monthly quota">
+                      {formatCount(account.monthly_quota)}
+                    </td>
+                    <td class="num" data-label="Remaining">
+                      {formatCount(account.remaining)}
+                    </td>
+                    <td class="num" data-label="Keys">
+                      {account.keys}
+                    </td>
+                    <td class="num" data-label="People">
+                      {account.users}
+                    </td>
+                    <td class="num" data-label="Calls today">
+                      {formatCount(account.calls_today)}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/api-client.ts';
-import type { ConsoleUser, Invite, Page } from '../api/types.ts';
+import type { ConsoleUser, Invite, Page, PendingInvite } from '../api/types.ts';
 import { formatTime } from '../app/format.ts';
 import { useSession } from '../app/session-context.ts';
 import { ViewHeader } from '../app/shell.tsx';
@@ -11,16 +11,18 @@ import { Loaded } from '../components/load-state.tsx';
 import { useAction } from '../components/use-action.ts';
 import { useLoad } from '../components/use-load.ts';
 import { UsersTable } from '../components/users-table.tsx';
+import { PendingInvites } from './pending-invites.tsx';
 
 const ROLES: ReadonlyArray<readonly [string, string]> = [
   ['member', 'member: sees everything, uses the playground'],
   ['owner', 'owner: also manages keys, people and the webhook secret'],
 ];
 
-/** Team, for owners: the account's people, their roles, and invitations. */
+/** Team, for owners: the account's people, their roles, and invitations (made, pending, withdrawn). */
 export function TeamView() {
   const { session } = useSession();
   const users = useLoad(() => api<Page<ConsoleUser>>('GET', '/users'), []);
+  const invites = useLoad(() => api<Page<PendingInvite>>('GET', '/invites'), []);
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<ConsoleUser | null>(null);
   const rowAction = useAction();
@@ -75,7 +77,15 @@ export function TeamView() {
           />
         )}
       </Loaded>
-      {inviting && <InviteDialog onClose={() => setInviting(false)} />}
+      <PendingInvites invites={invites} />
+      {inviting && (
+        <InviteDialog
+          onClose={() => {
+            setInviting(false);
+            void invites.reload();
+          }}
+        />
+      )}
       {removing !== null && (
         <Dialog title={`Remove ${removing.email}?`} onClose={() => setRemoving(null)}>
           <p>They can no longer sign in to this account; their sessions end now.</p>
