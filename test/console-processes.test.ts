@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
@@ -9,6 +10,7 @@ import {
   answerTo,
   choose,
   click,
+  download,
   field,
   fill,
   hasControl,
@@ -20,12 +22,15 @@ import {
   settled,
   waitForText,
 } from './helpers/console-page.js';
+import { startServer as startSite, type TestServer } from './helpers/net-fixtures.js';
 
 /*
  * The console end to end (issue 23's "Done when"): a real `webcap serve` on SQLite, Debian's
  * Chromium driving the built front end as the operator, an owner and a member would, the page to
  * capture served by the test on 127.0.0.1 (the only private address the service may reach).
- * Each view is saved as a screenshot at desktop and phone width in test-results/console/.
+ * Each view is saved as a screenshot at desktop and phone width in test-results/console/. A
+ * second site holds every page asked of it until the test releases it, so that a job runs for as
+ * long as the test needs and the next one waits in the queue (JOB_CONCURRENCY=1).
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,10 +38,15 @@ const ADMIN_TOKEN = 'console-test-admin-token-0123456789';
 const OWNER = { email: 'ana@example.com', name: 'Ana Lima', password: 'correct horse battery' };
 const MEMBER = { email: 'bruno@example.com', name: 'Bruno Costa', password: 'member password 42' };
 const GLOBEX_OWNER = { email: 'gina@globex.example', name: 'Gina Rossi', password: 'globex owner password' };
+const NEW_OWNER_PASSWORD = 'a new password for ana';
 
 // Each step waits on a browser, a render or the request log's batches: minutes on a loaded machine.
 describe('the console in a browser', { timeout: 300_000 }, () => {
   let fixture: FixtureServer;
+  let holdSite: TestServer;
+  /** The answers the hold site keeps, by path, and who waits for a path's first request. */
+  const held = new Map<string, ServerResponse[]>();
+  const arrivals = new Map<string, () => void>();
   let server: ServerProcess;
   let browser: Browser;
   const log: PageLog = { urls: [], errors: [] };
@@ -47,6 +57,31 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
   let member: Page;
 
   const url = (pathname: string) => `${server.url}${pathname}`;
+
+  /** Resolves once the hold site has received a request for `pathname`. */
+  function arrival(pathname: string): Promise<void> {
+    return new Promise((resolve) => {
+      if ((held.get(pathname)?.length ?? 0) > 0) resolve();
+      else arrivals.set(pathname, resolve);
+    });
+  }
+
+  function release(pathname: string): void {
+    for (const res of held.get(pathname)?.splice(0) ?? []) {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><title>Released</title></html>');
+    }
+  }
+
+  /** An async crawl of a held page, submitted with the key as any client would; its job id. */
+  async function submitHeldJob(key: string, pathname: string): Promise<string> {
+    const query = new URLSearchParams({
+      query: `http://127.0.0.1:${holdSite.port}${pathname}`,
+      is_async: 'true',
+    });
+    const answer = await fetch(url(`/v1/website/crawler?${query}`), { headers: { 'x-api-key': key } });
+    expect(answer.status).toBe(202);
+    return ((await answer.json()) as { job_id: string }).job_id;
+  }
 
   /** A screenshot of the view, which must hold no API key (but the new key's one-time display). */
   async function shot(page: Page, name: string): Promise<void> {
@@ -83,9 +118,19 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
 
   beforeAll(async () => {
     fixture = await startFixtureServer();
+    holdSite = await startSite((req, res) => {
+      const pathname = req.url ?? '/';
+      held.set(pathname, [...(held.get(pathname) ?? []), res]);
+      arrivals.get(pathname)?.();
+    });
     const { env } = processSetup('sqlite', ADMIN_TOKEN, {
-      WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${fixture.port}`,
+      WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${fixture.port},127.0.0.1/32:${holdSite.port}`,
       KEY_CACHE_TTL_MS: '0',
+      // One job at a time, and a held page ends no job by itself while the test holds it.
+      JOB_CONCURRENCY: '1',
+      FETCH_HEADERS_TIMEOUT_MS: '600000',
+      FETCH_TIMEOUT_MS: '600000',
+      JOB_TIMEOUT_MS: '600000',
     });
     server = await startServer(env);
     // The account and its owner as an operator makes them from a shell: the CLI and the admin API.
@@ -116,8 +161,10 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
 
   afterAll(async () => {
     await browser?.close();
+    for (const pathname of held.keys()) release(pathname);
     await server?.stop();
     await fixture?.close();
+    await holdSite?.close();
   });
 
   it('is served as built files under a strict CSP, with no inline script or style', async () => {
@@ -236,6 +283,28 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     await shot(owner, 'usage');
   });
 
+  it('shows a PDF answer in the playground, with a link to its bytes', async () => {
+    await open(owner, '/console/playground');
+    await choose(owner, 'Endpoint', 'GET /v1/capture');
+    await fill(owner, 'url (required)', fixture.url('/capture.html'));
+    await click(owner, 'More parameters');
+    await choose(owner, 'format', 'pdf');
+    const answer = await answerTo(owner, 'GET', '/v1/capture', () => click(owner, 'Run GET /v1/capture'));
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()['content-type']).toMatch(/^application\/pdf/);
+    // The answer area shows the PDF in a frame and offers its bytes as a download.
+    const frame = await owner.waitForSelector('iframe.result-pdf');
+    const src = await frame?.evaluate((element) => (element as HTMLIFrameElement).src);
+    expect(src).toMatch(/^blob:/);
+    expect(await owner.$eval('a[download]', (link) => [link.getAttribute('href'), link.textContent])).toEqual(
+      [src, 'Download the PDF'],
+    );
+    const pdf = await download(owner, () => click(owner, 'Download the PDF'));
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await waitForText(owner, 'application/pdf');
+    await shot(owner, 'playground-pdf');
+  });
+
   it('runs an async job from the playground and watches it complete in Jobs', async () => {
     await open(owner, '/console/playground');
     await choose(owner, 'Endpoint', 'GET /v1/capture');
@@ -263,6 +332,80 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     await click(owner, 'Hide secret');
   });
 
+  it('cancels a queued job from Jobs: it ends unrun, and the job before it completes', async () => {
+    const running = await submitHeldJob(keys[0] ?? '', '/hold/running');
+    await arrival('/hold/running');
+    // The one job slot is taken: the next job waits in the queue.
+    const queued = await submitHeldJob(keys[0] ?? '', '/hold/queued');
+    await open(owner, '/console/jobs');
+    const badge = (id: string) => `tr[data-job-id="${id}"] td[data-label="Status"] .badge`;
+    await owner.waitForFunction(
+      (running, queued) =>
+        document.querySelector(running)?.textContent === 'running' &&
+        document.querySelector(queued)?.textContent === 'queued',
+      {},
+      badge(running),
+      badge(queued),
+    );
+    await shot(owner, 'jobs-queued');
+
+    const cancelled = await answerTo(owner, 'DELETE', `/console/api/jobs/${queued}`, () =>
+      click(owner, `Cancel ${queued}`),
+    );
+    expect(cancelled.status()).toBe(200);
+    await owner.waitForFunction(
+      (selector) => document.querySelector(selector)?.textContent === 'failed',
+      {},
+      badge(queued),
+    );
+    expect(await owner.$eval(`tr[data-job-id="${queued}"]`, (row) => row.textContent)).toContain(
+      '409: Cancelled',
+    );
+    const record = await fetch(url(`/jobs/${queued}`), { headers: { 'x-api-key': keys[0] ?? '' } });
+    expect(await record.json()).toMatchObject({ status: 'failed', error: { status: 409 } });
+
+    release('/hold/running');
+    await owner.waitForFunction(
+      (selector) => document.querySelector(selector)?.textContent === 'completed',
+      {},
+      badge(running),
+    );
+    await shot(owner, 'jobs-cancelled');
+    // The cancelled job never ran: its page was never asked for.
+    expect(held.has('/hold/queued')).toBe(false);
+  });
+
+  it('rotates the webhook secret: the secret shown changes', async () => {
+    await open(owner, '/console/jobs');
+    await click(owner, 'Show secret');
+    const secretOf = () => owner.$eval('#webhook-secret', (input) => (input as HTMLInputElement).value);
+    await owner.waitForSelector('#webhook-secret');
+    const before = await secretOf();
+    expect(before).not.toBe('');
+    await click(owner, 'Rotate secret');
+    await owner.waitForSelector('dialog[open]');
+    await shot(owner, 'webhook-rotate');
+    const rotated = await answerTo(owner, 'POST', '/console/api/webhook-secret/rotate', () =>
+      click(owner, 'Rotate'),
+    );
+    expect(rotated.status()).toBe(200);
+    const { secret } = (await rotated.json()) as { secret: string };
+    expect(secret).not.toBe(before);
+    await owner.waitForSelector('dialog[open]', { hidden: true });
+    await owner.waitForFunction(
+      (wanted) => (document.querySelector('#webhook-secret') as HTMLInputElement | null)?.value === wanted,
+      {},
+      secret,
+    );
+    await shot(owner, 'webhook-rotated');
+    // What the page shows is what the service now signs with.
+    const shown = await owner.evaluate(
+      async () => ((await (await fetch('/console/api/webhook-secret')).json()) as { secret: string }).secret,
+    );
+    expect(shown).toBe(secret);
+    await click(owner, 'Hide secret');
+  });
+
   it('shows health, the audit log and the account page', async () => {
     await open(owner, '/console/health');
     await owner.waitForSelector('[data-engine="capture"]');
@@ -286,8 +429,40 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     expect(inviteUrl).toMatch(/\/console\/invite\/[^/]+$/);
     await shot(owner, 'team-invite');
     await click(owner, 'Done');
+    await owner.waitForSelector(`tr[data-invite-email="${MEMBER.email}"]`);
     await settled(owner);
     await shot(owner, 'team');
+
+    // A second invitation, withdrawn: it leaves the list and its link stops working.
+    const withdrawnEmail = 'cy@example.com';
+    await click(owner, 'Invite someone');
+    await fill(owner, 'Email', withdrawnEmail);
+    await click(owner, 'Make the invitation link');
+    const withdrawnLink = await owner.waitForSelector('#invite-url');
+    const withdrawnUrl = (await withdrawnLink?.evaluate((input) => (input as HTMLInputElement).value)) ?? '';
+    await click(owner, 'Done');
+    await owner.waitForSelector(`tr[data-invite-email="${withdrawnEmail}"]`);
+    await settled(owner);
+    expect(await pageTraces(owner)).not.toContain(new URL(withdrawnUrl).pathname.split('/').pop());
+    await shot(owner, 'team-pending');
+    const inviteId = await owner.evaluate(async (email) => {
+      const page = (await (await fetch('/console/api/invites')).json()) as {
+        items: { id: string; email: string }[];
+      };
+      return page.items.find((invite) => invite.email === email)?.id ?? '';
+    }, withdrawnEmail);
+    const withdrawn = await answerTo(owner, 'DELETE', `/console/api/invites/${inviteId}`, () =>
+      click(owner, `Withdraw the invitation of ${withdrawnEmail}`),
+    );
+    expect(withdrawn.status()).toBe(204);
+    await owner.waitForSelector(`tr[data-invite-email="${withdrawnEmail}"]`, { hidden: true });
+    expect(await owner.$$eval('tr[data-invite-email]', (rows) => rows.length)).toBe(1);
+    const dead = await newPage(browser, log);
+    await dead.goto(withdrawnUrl);
+    await waitForText(dead, 'This invitation cannot be used');
+    await settled(dead);
+    await shot(dead, 'invite-withdrawn');
+    await dead.browserContext().close();
 
     member = await newPage(browser, log);
     await member.goto(url(new URL(inviteUrl).pathname));
@@ -318,6 +493,8 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
         fetch('/console/api/keys', { method: 'POST', headers, body: '{}' }),
         fetch('/console/api/webhook-secret', { headers }),
         fetch('/console/api/users', { headers }),
+        fetch('/console/api/invites', { headers }),
+        fetch('/console/api/invites/inv_any', { method: 'DELETE', headers }),
         fetch('/console/api/invites', {
           method: 'POST',
           headers,
@@ -326,7 +503,7 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
       ];
       return Promise.all(attempts.map(async (attempt) => (await attempt).status));
     });
-    expect(refused).toEqual([403, 403, 403, 403]);
+    expect(refused).toEqual([403, 403, 403, 403, 403, 403]);
   });
 
   it('refuses a state change without the CSRF token, from the page and from elsewhere with the cookie', async () => {
@@ -370,6 +547,68 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     );
     await shot(owner, 'keys-deactivated');
     const refused = await fetch(url('/v1/usage'), { headers: { 'x-api-key': keys[0] ?? '' } });
+    expect(refused.status).toBe(401);
+  });
+
+  it('edits a key (alias, quota) and revokes it, and the API then answers it 401', async () => {
+    await open(owner, '/console/keys');
+    await click(owner, 'Create key');
+    await fill(owner, 'Alias', 'ci');
+    const made = await answerTo(owner, 'POST', '/console/api/keys', () => click(owner, 'Create key'));
+    expect(made.status()).toBe(201);
+    const { id, key } = (await made.json()) as { id: string; key: string };
+    keys.push(key);
+    await click(owner, 'I have copied it');
+    await owner.waitForSelector(`tr[data-key-id="${id}"]`);
+
+    await click(owner, 'Edit ci');
+    await fill(owner, 'Alias', 'ci-nightly');
+    await fill(owner, 'Daily', '5');
+    await shot(owner, 'key-edit');
+    const saved = await answerTo(owner, 'PATCH', `/console/api/keys/${id}`, () => click(owner, 'Save'));
+    expect(saved.status()).toBe(200);
+    expect(JSON.parse(saved.request().postData() ?? '{}')).toMatchObject({
+      alias: 'ci-nightly',
+      quotas: { daily: 5, total: null },
+    });
+    const row = `tr[data-key-id="${id}"]`;
+    await owner.waitForFunction(
+      (row) =>
+        document.querySelector(`${row} .strong`)?.textContent === 'ci-nightly' &&
+        document.querySelector(`${row} td[data-label="Today"]`)?.textContent === '0 / 5',
+      {},
+      row,
+    );
+    await shot(owner, 'keys-edited');
+    const usage = await fetch(url('/v1/usage'), { headers: { 'x-api-key': key } });
+    expect(await usage.json()).toMatchObject({ api_key: { alias: 'ci-nightly', quotas: { daily: 5 } } });
+
+    // At phone width the rows are cards, and the table is still a table to a screen reader.
+    await owner.setViewport({ width: 375, height: 812 });
+    const table = await owner.waitForSelector('table:has(tr[data-key-id])');
+    const tree = await owner.accessibility.snapshot({ root: table ?? undefined, interestingOnly: false });
+    const roles = (node: typeof tree): string[] =>
+      node === null ? [] : [node.role, ...(node.children ?? []).flatMap((child) => roles(child))];
+    const found = roles(tree);
+    expect(found[0]).toBe('table');
+    expect(found.filter((role) => role === 'columnheader')).toHaveLength(8);
+    expect(found).toContain('cell');
+    await owner.setViewport({ width: 1280, height: 800 });
+
+    await click(owner, 'Revoke ci-nightly');
+    await owner.waitForSelector('dialog[open]');
+    await shot(owner, 'key-revoke');
+    const revoked = await answerTo(owner, 'POST', `/console/api/keys/${id}/revoke`, () =>
+      click(owner, 'Revoke key'),
+    );
+    expect(revoked.status()).toBe(200);
+    await owner.waitForFunction(
+      (row) => document.querySelector(`${row} .badge`)?.textContent === 'revoked',
+      {},
+      row,
+    );
+    await shot(owner, 'keys-revoked');
+    const refused = await fetch(url('/v1/usage'), { headers: { 'x-api-key': key } });
     expect(refused.status).toBe(401);
   });
 
@@ -435,8 +674,123 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     }
   });
 
+  it("lets the operator change an account's plan, add a pack and grant credits; usage shows them in draw order", async () => {
+    await open(operator, '/console/operator/accounts/globex');
+    await fill(operator, 'Monthly quota', '800');
+    await fill(operator, 'Calls per second', '5');
+    const plan = await answerTo(operator, 'PATCH', '/console/api/operator/accounts/globex', () =>
+      click(operator, 'Save plan'),
+    );
+    expect(plan.status()).toBe(200);
+    expect(await plan.json()).toMatchObject({ monthly_quota: 800, per_second: 5 });
+    await waitForText(operator, 'Saved.');
+
+    await fill(operator, 'Units', '200');
+    await fill(operator, 'Title', 'Launch pack');
+    const pack = await answerTo(operator, 'POST', '/console/api/operator/accounts/globex/packs', () =>
+      click(operator, 'Add pack'),
+    );
+    expect(pack.status()).toBe(201);
+    await waitForText(operator, 'Pack of 200 added.');
+    await fill(operator, 'Credits', '50');
+    await fill(operator, 'Note', 'welcome');
+    const grant = await answerTo(operator, 'POST', '/console/api/operator/accounts/globex/credits', () =>
+      click(operator, 'Grant credits'),
+    );
+    expect(grant.status()).toBe(201);
+    await waitForText(operator, '50 credits granted.');
+
+    const drawOrder = [
+      'Subscription800 left of 800',
+      'Pack: Launch pack200 left of 200',
+      'Credits50 left of 50',
+    ];
+    const balances = (page: Page) =>
+      page.$$eval('.balances li', (items) => items.map((item) => item.textContent));
+    await operator.waitForFunction(
+      (wanted) =>
+        JSON.stringify([...document.querySelectorAll('.balances li')].map((item) => item.textContent)) ===
+        wanted,
+      {},
+      JSON.stringify(drawOrder),
+    );
+    expect(await operator.$eval('[data-testid="remaining"]', (element) => element.textContent)).toBe('1,050');
+    await waitForText(operator, '5/s');
+    await shot(operator, 'operator-account-balances');
+
+    // The account's owner sees the same balances, in the same order.
+    const gina = await newPage(browser, log);
+    await signIn(gina, GLOBEX_OWNER);
+    await open(gina, '/console/usage');
+    await gina.waitForSelector('.balances li');
+    expect(await balances(gina)).toEqual(drawOrder);
+    expect(await gina.$eval('[data-testid="remaining"]', (element) => element.textContent)).toBe('1,050');
+    await shot(gina, 'usage-balances');
+    await gina.browserContext().close();
+  });
+
+  it('changes the password: the new one signs in, the old one does not, and other sessions end', async () => {
+    const elsewhere = await newPage(browser, log);
+    await signIn(elsewhere, OWNER);
+    await open(owner, '/console/account');
+    await fill(owner, 'Current password', 'not my password');
+    await fill(owner, 'New password', NEW_OWNER_PASSWORD);
+    await fill(owner, 'New password again', NEW_OWNER_PASSWORD);
+    const wrong = await answerTo(owner, 'POST', '/console/api/password', () =>
+      click(owner, 'Change password'),
+    );
+    expect(wrong.status()).toBe(400);
+    await waitForText(owner, 'Bad Request: current_password is wrong');
+    await shot(owner, 'password-wrong');
+
+    await fill(owner, 'Current password', OWNER.password);
+    const changed = await answerTo(owner, 'POST', '/console/api/password', () =>
+      click(owner, 'Change password'),
+    );
+    expect(changed.status()).toBe(204);
+    await waitForText(owner, 'Your password is changed; your other sessions have ended.');
+    await shot(owner, 'password-changed');
+    // This session goes on; the other one has ended.
+    expect(await owner.evaluate(async () => (await fetch('/console/api/session')).status)).toBe(200);
+    expect(await elsewhere.evaluate(async () => (await fetch('/console/api/session')).status)).toBe(401);
+    await elsewhere.browserContext().close();
+
+    const old = await newPage(browser, log);
+    await open(old, '/console/');
+    await fill(old, 'Email', OWNER.email);
+    await fill(old, 'Password', OWNER.password);
+    const refused = await answerTo(old, 'POST', '/console/api/session', () => click(old, 'Sign in'));
+    expect(refused.status()).toBe(401);
+    await waitForText(old, 'email or password is wrong');
+    await old.browserContext().close();
+    const fresh = await newPage(browser, log);
+    await signIn(fresh, { email: OWNER.email, password: NEW_OWNER_PASSWORD });
+    await fresh.browserContext().close();
+  });
+
+  it('signs out everywhere: the session of another browser is refused afterwards', async () => {
+    const elsewhere = await newPage(browser, log);
+    await signIn(elsewhere, { email: OWNER.email, password: NEW_OWNER_PASSWORD });
+    await open(owner, '/console/account');
+    const out = await answerTo(owner, 'POST', '/console/api/session/everywhere', () =>
+      click(owner, 'Sign out everywhere'),
+    );
+    expect(out.status()).toBe(204);
+    await waitForText(owner, 'You are signed out everywhere.');
+    await owner.waitForSelector('nav[aria-label="Sections"]', { hidden: true });
+    await shot(owner, 'signed-out-everywhere');
+
+    // The other browser's next call is refused, and its page says the session ended.
+    const refused = await answerTo(elsewhere, 'GET', '/console/api/usage', () => click(elsewhere, 'Usage'));
+    expect(refused.status()).toBe(401);
+    await waitForText(elsewhere, 'Your session has ended. Sign in again.');
+    await shot(elsewhere, 'session-ended');
+    expect(await elsewhere.evaluate(async () => (await fetch('/console/api/session')).status)).toBe(401);
+    await elsewhere.browserContext().close();
+  });
+
   it('never put a key in a URL the pages asked for or in a script, and met no CSP refusal or script error', () => {
-    expect(keys).toHaveLength(1);
+    expect(keys).toHaveLength(2);
     for (const key of keys) expect(log.urls.filter((u) => u.includes(key))).toEqual([]);
     const assets = path.join(ROOT, 'dist/console/assets');
     for (const file of fs.readdirSync(assets)) {
@@ -461,7 +815,7 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
       expect(answer.status()).toBe(401);
       await waitForText(attacker, 'email or password is wrong');
     }
-    await fill(attacker, 'Password', OWNER.password);
+    await fill(attacker, 'Password', NEW_OWNER_PASSWORD);
     const locked = await answerTo(attacker, 'POST', '/console/api/session', () => click(attacker, 'Sign in'));
     expect(locked.status()).toBe(401);
     expect(locked.headers()['retry-after']).toBeDefined();

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type ElementHandle, type HTTPResponse, type Page } from 'puppeteer-core';
@@ -21,6 +22,9 @@ const VIEWPORTS = [
   { tag: 'desktop', width: 1280, height: 800 },
   { tag: 'phone', width: 375, height: 812 },
 ] as const;
+
+/** Widths between the two whose layout is checked too (a tablet, a small laptop), without a picture. */
+const CHECKED_WIDTHS = [768, 1024] as const;
 
 export function launchBrowser(): Promise<Browser> {
   return puppeteer.launch({
@@ -157,6 +161,34 @@ export async function answerTo(
   return response;
 }
 
+/** Runs `action`, which starts a download in the page's browser context, and resolves with the downloaded file's bytes. */
+export async function download(page: Page, action: () => Promise<void>): Promise<Buffer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-download-'));
+  const session = await page.browser().target().createCDPSession();
+  try {
+    await session.send('Browser.setDownloadBehavior', {
+      behavior: 'allow',
+      browserContextId: page.browserContext().id,
+      downloadPath: dir,
+      eventsEnabled: true,
+    });
+    const completed = new Promise<void>((resolve, reject) =>
+      session.on('Browser.downloadProgress', (event) => {
+        if (event.state === 'completed') resolve();
+        if (event.state === 'canceled') reject(new Error('the download was cancelled'));
+      }),
+    );
+    await action();
+    await completed;
+    const [file] = fs.readdirSync(dir);
+    if (file === undefined) throw new Error('nothing was downloaded');
+    return fs.readFileSync(path.join(dir, file));
+  } finally {
+    await session.detach();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The form controls of the page that no label names (hidden ones aside). */
 export function unlabelledControls(page: Page): Promise<string[]> {
   return page.evaluate(() =>
@@ -168,13 +200,46 @@ export function unlabelledControls(page: Page): Promise<string[]> {
 }
 
 /**
+ * What is wrong with the layout at the page's width: the page or a table's box scrolling
+ * sideways (a table's columns and row actions off-screen), or a table's cell labelled (for its
+ * narrow layout) other than its column's heading.
+ */
+export function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) {
+      problems.push(`the page scrolls sideways (${root.scrollWidth} > ${root.clientWidth} px)`);
+    }
+    for (const box of document.querySelectorAll<HTMLElement>('.table-wrap')) {
+      if (box.scrollWidth > box.clientWidth + 1) {
+        const table = box.querySelector('table');
+        const name = table?.caption?.textContent ?? table?.dataset.testid ?? 'a table';
+        problems.push(`${name} scrolls sideways (${box.scrollWidth} > ${box.clientWidth} px)`);
+      }
+    }
+    for (const table of document.querySelectorAll<HTMLTableElement>('table.table')) {
+      const headings = [...(table.tHead?.rows[0]?.cells ?? [])].map((cell) => cell.textContent?.trim());
+      for (const cell of table.querySelectorAll<HTMLTableCellElement>('tbody td[data-label]')) {
+        if (cell.dataset.label !== headings[cell.cellIndex]) {
+          problems.push(`a cell labelled ${cell.dataset.label} under ${headings[cell.cellIndex]}`);
+        }
+      }
+    }
+    return problems;
+  });
+}
+
+/**
  * Saves a full-page screenshot of the view at desktop and at phone width, then goes back to
- * desktop; fails when a form control on it has no label.
+ * desktop; fails when a form control on it has no label, or the layout at either width has a
+ * problem (layoutProblems).
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const unlabelled = await unlabelledControls(page);
   if (unlabelled.length > 0) throw new Error(`${name}: controls without a label: ${unlabelled.join(' ')}`);
   fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  const problems: string[] = [];
   for (const viewport of VIEWPORTS) {
     await page.setViewport({ width: viewport.width, height: viewport.height });
     await settled(page);
@@ -184,12 +249,21 @@ export async function screenshot(page: Page, name: string): Promise<void> {
     await page.evaluate(
       () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
     );
+    problems.push(...(await layoutProblems(page)).map((problem) => `${viewport.width} px: ${problem}`));
     await page.screenshot({
       path: path.join(SCREENSHOTS_DIR, `${name}-${viewport.tag}.png`),
       fullPage: true,
     });
   }
+  for (const width of CHECKED_WIDTHS) {
+    await page.setViewport({ width, height: 800 });
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    problems.push(...(await layoutProblems(page)).map((problem) => `${width} px: ${problem}`));
+  }
   await page.setViewport({ width: 1280, height: 800 });
+  if (problems.length > 0) throw new Error(`${name}: ${problems.join('; ')}`);
 }
 
 /** Everything of the page a key could hide in: its HTML, its storage, its URL. */
