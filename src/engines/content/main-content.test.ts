@@ -88,6 +88,21 @@ describe('extractMainContent', () => {
     expect(text).not.toContain('Jane Doe');
   });
 
+  it("takes the article's subtitle and lead from its header, without the byline or the title", () => {
+    const body =
+      '<p>The council approved the new budget on Tuesday after a long debate, with six votes to three.</p>'.repeat(
+        6,
+      );
+    const links = '<li><a href="/topic">A topic of the site with a long name</a></li>'.repeat(10);
+    const html = `<html><head><title>Budget passes</title></head><body><div class="head"><h1>Budget passes</h1><h2>Six votes to three after a debate that lasted into the night</h2><p>The budget raises spending on roads and schools, and leaves the property tax where it was.</p><span>By Jane Doe</span></div><ul>${links}</ul><div class="body">${body}</div></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('Six votes to three after a debate');
+    expect(text).toContain('leaves the property tax where it was');
+    expect(text).toContain('with six votes to three');
+    expect(text).not.toContain('By Jane Doe');
+    expect(text).not.toContain('Budget passes');
+  });
+
   it("keeps a standfirst named teaser, and drops other pages' teasers", () => {
     const body =
       '<p>The council approved the new budget on Tuesday after a long debate, with six votes to three.</p>'.repeat(

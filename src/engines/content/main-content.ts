@@ -1,7 +1,7 @@
 import { furnitureName, hasContentName } from './boilerplate-names.js';
 import { elementBudget } from './element-budget.js';
 import { furnitureFor } from './page-furniture.js';
-import { countText, type TextCounts } from './text-blocks.js';
+import { countText, PROSE_MAX_LINK_DENSITY, type TextCounts } from './text-blocks.js';
 import { wordTokens } from './word-tokens.js';
 
 export interface MainContent {
@@ -275,6 +275,42 @@ function cutAfterCore(container: Element, counts: ReadonlyMap<Element, TextCount
   }
 }
 
+// A lead is at most this many blocks, holding at most this share of the container's prose: more is
+// another part of the page.
+const LEAD_MAX_BLOCKS = 4;
+const LEAD_MAX_SHARE = 0.5;
+// A subtitle has this many weighted characters at least: shorter headings there are labels.
+const SUBTITLE_MIN_CHARS = 20;
+
+/**
+ * Moves into the container, at its start, the article's lead when it stands outside it: the prose
+ * and subtitles between the page's last h1 before the container and the container (a standfirst in
+ * the article's header, a subtitle under the title). Bylines, dates and labels there are short
+ * fragments and stay out; the title itself stays out too (the page's title is metadata).
+ */
+function takeLead(container: Element, counts: ReadonlyMap<Element, TextCounts>): void {
+  let lead: Element[] = [];
+  let title: Element | null = null;
+  // Counts run in document order.
+  for (const [el, c] of counts) {
+    if (el === container) break;
+    if (el.tagName.toUpperCase() === 'H1') {
+      title = el;
+      lead = [];
+      continue;
+    }
+    if (title === null || c.kind === null || title.contains(el) || el.contains(container)) continue;
+    if (lead.some((block) => block.contains(el))) continue;
+    const subtitle =
+      c.kind === 'heading' && c.own >= SUBTITLE_MIN_CHARS && c.ownLinks <= PROSE_MAX_LINK_DENSITY * c.own;
+    if (c.kind === 'prose' || subtitle) lead.push(el);
+  }
+  if (lead.length === 0 || lead.length > LEAD_MAX_BLOCKS) return;
+  const prose = lead.reduce((sum, el) => sum + (counts.get(el) as TextCounts).own, 0);
+  if (prose > LEAD_MAX_SHARE * (counts.get(container) as TextCounts).prose) return;
+  for (let i = lead.length - 1; i >= 0; i--) container.insertBefore(lead[i] as Element, container.firstChild);
+}
+
 /**
  * Removes from the container the blocks that are link lists or link lines without prose (related
  * links, tag lists, "read more").
@@ -461,6 +497,7 @@ export function extractMainContent(
   const counts = countText(work.body);
   const container = bestContainer(work.body, counts);
   cutAfterCore(container, counts);
+  takeLead(container, counts);
   removeLinkBlocks(container, counts);
   removeEmptySections(container, counts);
   removeRepeatedTeaser(container, counts);

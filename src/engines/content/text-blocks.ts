@@ -95,8 +95,8 @@ const PUNCTUATION: ReadonlySet<number> = new Set(
   [...'.,;:!?。，、；：！？،؛؟।'].map((c) => c.codePointAt(0) as number),
 );
 
-// A block is prose when at most this share of its own text is link text...
-const PROSE_MAX_LINK_DENSITY = 0.4;
+/** A block is prose when at most this share of its own text is link text... */
+export const PROSE_MAX_LINK_DENSITY = 0.4;
 // ...and it is this long, or this long with punctuation (weighted characters, no whitespace).
 const PROSE_MIN_CHARS = 100;
 const PROSE_MIN_CHARS_PUNCTUATED = 40;
