@@ -281,6 +281,10 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
       ),
     );
     await shot(owner, 'usage');
+    // The numbers under a chart: a table in the chart's narrow box, so one card a day.
+    await click(owner, 'Show the numbers');
+    await owner.waitForSelector('.chart-numbers[open] tbody th');
+    await shot(owner, 'usage-numbers');
   });
 
   it('shows a PDF answer in the playground, with a link to its bytes', async () => {
