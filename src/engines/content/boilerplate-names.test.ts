@@ -23,6 +23,11 @@ describe('furnitureName', () => {
     expect(furnitureName(element('class="canvas"'))).toBeNull();
   });
 
+  it('names consent notices apart from other furniture', () => {
+    expect(furnitureName(element('id="eu-cookie-law"'))).toBe('consent');
+    expect(furnitureName(element('class="gdpr-banner"'))).toBe('consent');
+  });
+
   it('names teasers apart, for the caller to tell a standfirst from another page', () => {
     expect(furnitureName(element('class="article-teaser"'))).toBe('teaser');
     expect(furnitureName(element('class="teaser related"'))).toBe('furniture');

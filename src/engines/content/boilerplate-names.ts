@@ -17,8 +17,6 @@ const FURNITURE_PARTS = [
   'syndication',
   'newsletter',
   'subscribe',
-  'cookie',
-  'consent',
   'breadcrumb',
   'byline',
   'author',
@@ -78,6 +76,9 @@ const FURNITURE_PARTS = [
  * (threads often outweigh the article they follow).
  */
 const THREAD_PARTS = ['comment', 'disqus', 'respond'] as const;
+
+/** A class or id name holding one of these marks a consent notice: never the article, however long. */
+const CONSENT_PARTS = ['cookie', 'consent', 'gdpr'] as const;
 
 /** A class or id name with one of these as a whole part between - and _ ("nav-main", "ad_slot", "tags"). */
 const FURNITURE_WORDS = [
@@ -152,16 +153,17 @@ function names(el: Element): string[] {
 }
 
 /**
- * What `el`'s class or id says it is: a comment thread, a teaser (of another page, or the
- * article's own standfirst: the caller tells them apart), other furniture, or nothing of these.
+ * What `el`'s class or id says it is: a comment thread, a consent notice, a teaser (of another page,
+ * or the article's own standfirst: the caller tells them apart), other furniture, or none of these.
  */
-export function furnitureName(el: Element): 'thread' | 'furniture' | 'teaser' | null {
+export function furnitureName(el: Element): 'thread' | 'consent' | 'furniture' | 'teaser' | null {
   let found: 'furniture' | 'teaser' | null = null;
   for (const name of names(el)) {
     if (name === '') continue;
     // A name that also names an article's body ("post-content-footer") is not furniture.
     if (CONTENT_PARTS.some((part) => name.includes(part))) continue;
     if (THREAD_PARTS.some((part) => name.includes(part))) return 'thread';
+    if (CONSENT_PARTS.some((part) => name.includes(part))) return 'consent';
     if (HIDING.has(name) || FURNITURE_PARTS.some((part) => name.includes(part))) found = 'furniture';
     else if (name.includes('teaser')) found ??= 'teaser';
     else if (name.split(/[-_]/).some((word) => WORDS.has(word))) found = 'furniture';

@@ -188,12 +188,13 @@ function textWeight(c: TextCounts): number {
  * Removes page furniture: landmarks (nav, header, footer, aside and their roles), elements named
  * so by class or id (boilerplate-names.ts) and elements hidden by an inline style, unless one holds
  * the page's h1 or most of its text: a name is a convention, not a proof (a page header may hold
- * the article, a wrapper named "has-sidebar" does).
+ * the article, a wrapper named "has-sidebar" does). Comment threads and consent notices go whatever
+ * their size: they often outweigh a short article, and are never one.
  */
 function removeNamedFurniture(body: Element): void {
   const counts = countText(body);
   const named: Element[] = [];
-  const threads: Element[] = [];
+  const always: Element[] = [];
   // A teaser that links elsewhere is another page's; one without a link, after the page's title and
   // before any prose (counts run in document order), is the article's own standfirst.
   let afterTitle = counts.get(body)?.h1 !== true;
@@ -205,23 +206,23 @@ function removeNamedFurniture(body: Element): void {
     const protectedEl = c.h1 || hasContentName(el);
     if (name === 'teaser' && !protectedEl) {
       if (c.links > 0 || !afterTitle || proseSeen) named.push(el);
-    } else if (name === 'thread' && !protectedEl) threads.push(el);
+    } else if ((name === 'thread' || name === 'consent') && !protectedEl) always.push(el);
     else if ((isFurniture(el, tag) || name !== null || hiddenByStyle(el)) && !protectedEl) named.push(el);
     if (afterTitle && c.kind === 'prose') proseSeen = true;
   }
   const weight = (el: Element) => textWeight(counts.get(el) as TextCounts);
   const all = counts.get(body) as TextCounts;
   let page = textWeight(all);
-  // Smallest first, each against what is left: of two large ones (a consent dialog's long text
-  // and a wrapper named "sidebar_right" around the article) the first to go leaves the other
-  // holding most of the page.
+  // Smallest first, each against what is left: of two large ones (a dialog's long text and a
+  // wrapper named "sidebar_right" around the article) the first to go leaves the other holding most
+  // of the page.
   named.sort((x, y) => weight(x) - weight(y));
-  const removed = new Set<Element>(threads);
+  const removed = new Set<Element>(always);
   const gone = (el: Element) => {
     for (let up: Element | null = el; up !== null; up = up.parentElement) if (removed.has(up)) return true;
     return false;
   };
-  for (const el of threads) if (el.parentElement === null || !gone(el.parentElement)) page -= weight(el);
+  for (const el of always) if (el.parentElement === null || !gone(el.parentElement)) page -= weight(el);
   for (const el of named) {
     if (gone(el)) continue;
     if (all.prose > 0 && weight(el) > page * FURNITURE_MAX_TEXT_SHARE) continue;
