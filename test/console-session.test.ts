@@ -175,8 +175,23 @@ describe.each(DIALECTS)('console sessions on %s', (dialect) => {
       expect((await as(used, { url: '/console/api/session' })).statusCode).toBe(401);
     });
 
-    it('prunes ended sessions and sign-in failures nothing counts any more (the upkeep)', async () => {
+    it('prunes ended sessions, sign-in failures nothing counts any more and expired invitations (the upkeep)', async () => {
       const { db } = t.runtime.store;
+      const owner = await addUser(t, {
+        email: 'prune-owner@example.com',
+        role: 'owner',
+        accountSlug: 'acme',
+        password: PASSWORD,
+      });
+      const inviter = await signIn(t, { email: 'prune-owner@example.com', password: PASSWORD });
+      const invited = await as(inviter, {
+        method: 'POST',
+        url: '/console/api/invites',
+        payload: { email: 'later@example.com', role: 'member' },
+      });
+      expect(invited.statusCode, invited.body).toBe(201);
+      const invitations = () =>
+        db.selectFrom('console_invitations').select('email').where('created_by', '=', owner.id).execute();
       await addUser(t, {
         email: 'prune@example.com',
         role: 'member',
@@ -193,6 +208,7 @@ describe.each(DIALECTS)('console sessions on %s', (dialect) => {
       const idleMs = 720 * 60_000;
       await pruneConsoleRows(db, new Date(now), idleMs);
       expect((await as(live, { url: '/console/api/session' })).statusCode).toBe(200);
+      expect(await invitations()).toEqual([{ email: 'later@example.com' }]);
       const failures = () => db.selectFrom('console_sign_in_failures').select('subject').execute();
       expect((await failures()).map((r) => r.subject)).toContain('ip:10.0.3.1');
       await pruneConsoleRows(db, new Date(now + 25 * HOUR), idleMs);
@@ -200,6 +216,10 @@ describe.each(DIALECTS)('console sessions on %s', (dialect) => {
       expect((await failures()).map((r) => r.subject)).not.toContain('email:prune@example.com');
       const sessions = await db.selectFrom('console_sessions').select('id').execute();
       expect(sessions).toEqual([]);
+      // Seven days on, the invitation has expired and goes too.
+      expect(await invitations()).toEqual([{ email: 'later@example.com' }]);
+      await pruneConsoleRows(db, new Date(now + 8 * 24 * HOUR), idleMs);
+      expect(await invitations()).toEqual([]);
     });
   });
 

@@ -220,3 +220,8 @@ export async function withdrawInvitation(
     detail: { email: withdrawn.email, role: withdrawn.role },
   });
 }
+
+/** Deletes the invitations past their expiry, used or not (the upkeep's): nothing can use them any more. */
+export async function pruneInvitations(db: Db, now: Date): Promise<void> {
+  await db.deleteFrom('console_invitations').where('expires_at', '<=', now.toISOString()).execute();
+}

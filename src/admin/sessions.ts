@@ -3,6 +3,7 @@ import { type Account, fromAccountRow } from '../billing/accounts.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import type { ConsoleRole } from '../store/schema.js';
+import { pruneInvitations } from './invitations.js';
 import { pruneFailures } from './sign-in-throttle.js';
 
 /** Who a session belongs to: a console user, or the operator signed in with the admin token (no id, no email). */
@@ -56,8 +57,9 @@ export async function endSessionsOfUser(db: Db, userId: string, except?: string)
 }
 
 /**
- * Deletes the sessions past their end or idle too long, and the sign-in failures no lock or
- * count needs any more (the upkeep's, periodically): both tables hold live rows only.
+ * Deletes the sessions past their end or idle too long, the sign-in failures no lock or count
+ * needs any more, and the invitations past their expiry (the upkeep's, periodically): the tables
+ * hold live rows only.
  */
 export async function pruneConsoleRows(db: Db, now: Date, idleMs: number): Promise<void> {
   const stamp = now.toISOString();
@@ -71,6 +73,7 @@ export async function pruneConsoleRows(db: Db, now: Date, idleMs: number): Promi
     )
     .execute();
   await pruneFailures(db, now);
+  await pruneInvitations(db, now);
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   withdrawInvitation,
 } from '../../admin/invitations.js';
 import { AuditEntryJsonSchema, auditEntryJson, UserJsonSchema, userJson } from '../../admin/json.js';
-import { deleteUser, listUsers, updateUser } from '../../admin/users.js';
+import { AccountRoleSchema, deleteUser, listUsers, updateUser } from '../../admin/users.js';
 import { Nullable } from '../../nullable.js';
 import { baseUrlOf } from '../call-response.js';
 import type { AppDeps } from '../deps.js';
@@ -16,22 +16,20 @@ import { errors } from '../responses/errors.js';
 import { accountOf, adminAs } from './access.js';
 import { IdParams, ListOf, PageQuery, pageRequest } from './schemas.js';
 
-const AccountRole = Type.Union([Type.Literal('owner'), Type.Literal('member')]);
-
 const InviteBody = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 254 }), role: AccountRole },
+  { email: Type.String({ minLength: 1, maxLength: 254 }), role: AccountRoleSchema },
   { additionalProperties: false },
 );
 
 const UserPatch = Type.Object(
-  { role: Type.Optional(AccountRole), active: Type.Optional(Type.Boolean()) },
+  { role: Type.Optional(AccountRoleSchema), active: Type.Optional(Type.Boolean()) },
   { additionalProperties: false },
 );
 
 const InvitationCreated = Type.Object({
   invite_url: Type.String({ description: 'the one-time link; shown only in this answer' }),
   email: Type.String(),
-  role: AccountRole,
+  role: AccountRoleSchema,
   expires_at: Type.String(),
 });
 
@@ -39,7 +37,7 @@ const InvitationCreated = Type.Object({
 const PendingInvitationSchema = Type.Object({
   id: Type.String(),
   email: Type.String(),
-  role: AccountRole,
+  role: AccountRoleSchema,
   created_at: Type.String(),
   expires_at: Type.String(),
   invited_by: Nullable(Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() })),
