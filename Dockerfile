@@ -104,13 +104,13 @@ WORKDIR /suite
 COPY --from=suite --chown=10001:10001 . .
 COPY --from=deps /src/node_modules node_modules
 # The suite's own build of dist/ (the processes project's `webcap` processes run it); vitest keeps
-# its cache in node_modules/.vite and Vite 8 its bundled config in node_modules/.vite-temp, the
-# places under node_modules the suite writes.
+# its cache in node_modules/.vite and Vite 8 its bundled config in node_modules/.vite-temp (which
+# the console's build above has already made), the places under node_modules the suite writes.
 RUN npm run build \
  && touch dist/.built \
  && chown -R 10001:10001 dist clients/typescript/dist \
- && mkdir node_modules/.vite node_modules/.vite-temp \
- && chown 10001:10001 node_modules/.vite node_modules/.vite-temp
+ && mkdir -p node_modules/.vite node_modules/.vite-temp \
+ && chown -R 10001:10001 node_modules/.vite node_modules/.vite-temp
 # As on a developer's machine: vitest's mode, not the image's production. No server to check.
 ENV NODE_ENV=test
 HEALTHCHECK NONE

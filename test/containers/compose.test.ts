@@ -203,8 +203,12 @@ beforeAll(async () => {
     WEBCAP_ALLOW_PRIVATE: '',
   };
 
-  await up(['postgres', 'redis', 's3', 's3-bucket']);
+  // In the order compose.yaml's conditions state, which podman-compose 1.0.3 does not wait for:
+  // the bucket is made once the store is healthy (at once, on a loaded machine, its client found
+  // the store not yet listening and exited 1).
+  await up(['postgres', 'redis', 's3']);
   await healthy(['postgres', 'redis', 's3']);
+  await up(['s3-bucket']);
   await waitFor(
     'the bucket to be made',
     async () => {
