@@ -117,6 +117,31 @@ describe('extractMainContent', () => {
     expect(text).not.toContain('A summary of another story');
   });
 
+  it('reads an article served in a noscript for clients without scripts, and no other noscript', () => {
+    const post =
+      '<p>We have seen threats on the web becoming more sophisticated, and our protection with them.</p>'.repeat(
+        5,
+      );
+    const page = (body: string) =>
+      `<html><head><title>Blog</title></head><body><nav><a href="/">Home</a></nav><div class="post"><div class="post-body">${body}</div></div></body></html>`;
+    const served = textOf(
+      extractMainContent(
+        parseHTML(page(`<noscript>${post}</noscript><script>render()</script>`)).document,
+        pageUrl,
+      ).html,
+    );
+    expect(served).toContain('our protection with them');
+    const rendered = textOf(
+      extractMainContent(
+        parseHTML(page(`${post}<noscript><p>Please enable scripts to read this blog.</p></noscript>`))
+          .document,
+        pageUrl,
+      ).html,
+    );
+    expect(rendered).toContain('our protection with them');
+    expect(rendered).not.toContain('Please enable scripts');
+  });
+
   it('resolves relative links of the content against the page', () => {
     const html = `<html><head><title>T</title></head><body><article><h1>T</h1>${'<p>A long enough paragraph of article text, with several words, for extractors to accept it as the content of this page. <a href="/more">More</a></p>'.repeat(4)}</article></body></html>`;
     expect(extractMainContent(parseHTML(html).document, pageUrl).html).toContain(

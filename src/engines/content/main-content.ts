@@ -114,18 +114,36 @@ function isFurniture(el: Element, name: string): boolean {
 // this depth is kept as its text only.
 const MAX_DEPTH = 64;
 
+// How far above a noscript an article body's name is looked for.
+const NOSCRIPT_BODY_LEVELS = 3;
+
+/**
+ * A noscript that holds the article for clients without scripts (Blogger serves its posts so): one
+ * in an element named as an article's body (boilerplate-names.ts) that has no other text. Where a
+ * script has filled the body (a rendered page), it has text and the noscript goes as usual.
+ */
+function articleInNoscript(noscript: Element): boolean {
+  let body: Element | null = noscript.parentElement;
+  for (let level = 1; body !== null && level < NOSCRIPT_BODY_LEVELS && !hasContentName(body); level++)
+    body = body.parentElement;
+  return body !== null && hasContentName(body) && plainText(body).trim() === '';
+}
+
 /**
  * Removes what is never main content from `root` (scripts, styles, embeds, form controls, hidden
- * elements) and flattens nesting beyond MAX_DEPTH; iterative.
+ * elements) and flattens nesting beyond MAX_DEPTH; iterative. An article served in a noscript
+ * (articleInNoscript) is taken out of it.
  */
 function prune(root: Element): number {
   let kept = 0;
   const doomed: Element[] = [];
+  const unwrapped: Element[] = [];
   const stack: { el: Element; depth: number }[] = [{ el: root, depth: 0 }];
   while (stack.length > 0) {
     const { el, depth } = stack.pop() as { el: Element; depth: number };
     const name = el.tagName.toUpperCase();
-    if (el !== root && (NEVER.has(name) || el.hasAttribute('hidden'))) {
+    if (name === 'NOSCRIPT' && articleInNoscript(el)) unwrapped.push(el);
+    else if (el !== root && (NEVER.has(name) || el.hasAttribute('hidden'))) {
       doomed.push(el);
       continue;
     }
@@ -138,6 +156,7 @@ function prune(root: Element): number {
       stack.push({ el: c, depth: depth + 1 });
   }
   for (const el of doomed) el.remove();
+  for (const el of unwrapped) el.replaceWith(...el.childNodes);
   return kept;
 }
 
