@@ -142,6 +142,19 @@ describe('extractMainContent', () => {
     expect(rendered).not.toContain('Please enable scripts');
   });
 
+  it('drops picture credits written as text, not a paragraph that has one', () => {
+    const body =
+      '<p>The council approved the new budget on Tuesday after a long debate, with six votes to three.</p>'.repeat(
+        5,
+      );
+    const html = `<html><head><title>Budget</title></head><body><article>${body}<p>Beitragsbild: Rathaus Harwick, Ausriss.</p><p>© Jane Doe / Agency</p><p>The mayor, who said afterwards that the budget was the best she had seen in years, stood in front of the hall for the photographers, and thanked the council and the city staff for their patience over the long months of the debate (Foto: Harwick).</p></article></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('with six votes to three');
+    expect(text).toContain('the best she had seen in years');
+    expect(text).not.toContain('Beitragsbild');
+    expect(text).not.toContain('Jane Doe');
+  });
+
   it('resolves relative links of the content against the page', () => {
     const html = `<html><head><title>T</title></head><body><article><h1>T</h1>${'<p>A long enough paragraph of article text, with several words, for extractors to accept it as the content of this page. <a href="/more">More</a></p>'.repeat(4)}</article></body></html>`;
     expect(extractMainContent(parseHTML(html).document, pageUrl).html).toContain(

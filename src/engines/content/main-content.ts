@@ -465,6 +465,24 @@ function removeEmptySections(container: Element, counts: ReadonlyMap<Element, Te
   }
 }
 
+// A picture's credit or caption line, whatever element holds it: a copyright sign, or a picture
+// word and a colon ("Foto: dpa", "(Bild: Getty)", "Crédits photos : ...", "Titelbild: ...").
+const CREDIT =
+  /©|(?:^|[\s(])(?:fotos?|photos?|bild|bilder|beitragsbild|titelbild|symbolbild|images?|imagen|immagine|pictures?|credits?|crédits?(?: photos?)?|kuva|zdjęcie|fot\.)\s*:/iu;
+// Longer than this (weighted characters), a block with a credit in it is a paragraph that has one.
+const CREDIT_MAX_CHARS = 160;
+
+/** Removes the container's picture credits and captions written as text (CREDIT). */
+function removeCredits(container: Element, counts: ReadonlyMap<Element, TextCounts>): void {
+  for (const el of blocksOf(container, counts)) {
+    const c = counts.get(el) as TextCounts;
+    // Only a block with no other block in it: a credit at the end of a section is not the section.
+    const nested = c.prose + c.links + c.short + c.headings > c.own;
+    if (c.kind === 'heading' || c.own > CREDIT_MAX_CHARS || nested) continue;
+    if (CREDIT.test((el.textContent ?? '').slice(0, 4 * CREDIT_MAX_CHARS))) el.remove();
+  }
+}
+
 // A teaser is compared with the blocks after it from this many characters, up to the first few.
 const TEASER_MIN_CHARS = 60;
 const TEASER_BLOCKS = 8;
@@ -521,6 +539,7 @@ export function extractMainContent(
   removeLinkBlocks(container, counts);
   removeEmptySections(container, counts);
   removeRepeatedTeaser(container, counts);
+  removeCredits(container, counts);
   if (wordTokens(plainText(container)).length < MIN_WORDS)
     return { html: body(), fallback: true, tooLarge: false, elements };
   dropLeadingTitle(container, titles, counts);
