@@ -253,7 +253,7 @@ async function openEngines(
     maxQueue: config.content.maxQueue,
     taskTimeoutMs: config.content.extractTimeoutMs,
     maxHeapMb: config.content.threadHeapMb,
-    // What the extraction libraries print (defuddle reports bad JSON-LD with a stack trace).
+    // What an extractor process prints: V8's out-of-heap report when a page exhausts its heap.
     output: (line, stream) => logger.debug({ extractor: stream }, line),
   });
   closers.add('extractors', () => extractor.close());
