@@ -26,6 +26,14 @@ describe('countText', () => {
     expect(body).toMatchObject({ prose: 70, links: 22, short: 9, headings: 7 });
   });
 
+  it('counts a heading that is a link as link text: a teaser title, not a section of the page', () => {
+    const { of } = counted(
+      '<h2 id="teaser"><a href="/other">Another story</a></h2><h2 id="own">A section <a href="#x">here</a></h2>',
+    );
+    expect(of('#teaser')?.kind).toBe('links');
+    expect(of('#own')?.kind).toBe('heading');
+  });
+
   it('weighs Chinese, Japanese and Korean letters as three, so density needs no spaces', () => {
     const { of } = counted('<p id="zh">委员会周二投票通过了明年的预算。</p><p id="short">预算</p>');
     // 15 letters and a full stop: 46, prose with punctuation.

@@ -95,6 +95,9 @@ const PUNCTUATION: ReadonlySet<number> = new Set(
   [...'.,;:!?。，、；：！？،؛؟।'].map((c) => c.codePointAt(0) as number),
 );
 
+// A heading that is a link (another page's title in a teaser) counts as link text; one with a link
+// in it stays a heading.
+const HEADING_MAX_LINK_DENSITY = 0.75;
 /** A block is prose when at most this share of its own text is link text... */
 export const PROSE_MAX_LINK_DENSITY = 0.4;
 // ...and it is this long, or this long with punctuation (weighted characters, no whitespace).
@@ -102,8 +105,8 @@ const PROSE_MIN_CHARS = 100;
 const PROSE_MIN_CHARS_PUNCTUATED = 40;
 
 function kindOf(name: string, counts: TextCounts): BlockKind {
-  if (HEADINGS.has(name)) return 'heading';
   const density = counts.ownLinks / counts.own;
+  if (HEADINGS.has(name)) return density > HEADING_MAX_LINK_DENSITY ? 'links' : 'heading';
   if (density > PROSE_MAX_LINK_DENSITY) return 'links';
   if (counts.own >= PROSE_MIN_CHARS) return 'prose';
   if (counts.own >= PROSE_MIN_CHARS_PUNCTUATED && counts.ownPunctuation > 0) return 'prose';
