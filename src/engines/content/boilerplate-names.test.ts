@@ -1,6 +1,6 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { furnitureName, hasContentName } from './boilerplate-names.js';
+import { furnitureName, hasContentName, isIngredientList } from './boilerplate-names.js';
 
 const element = (attributes: string) =>
   parseHTML(`<!DOCTYPE html><html><body><div ${attributes}></div></body></html>`).document.querySelector(
@@ -51,5 +51,13 @@ describe('hasContentName', () => {
     expect(hasContentName(element('id="story-body"'))).toBe(true);
     expect(hasContentName(element('itemprop="articleBody"'))).toBe(true);
     expect(hasContentName(element('class="sidebar"'))).toBe(false);
+  });
+});
+
+describe('isIngredientList', () => {
+  it("knows a recipe's ingredients by class, id or itemprop", () => {
+    expect(isIngredientList(element('class="wprm-recipe-ingredients"'))).toBe(true);
+    expect(isIngredientList(element('itemprop="recipeIngredient"'))).toBe(true);
+    expect(isIngredientList(element('class="recipe-steps"'))).toBe(false);
   });
 });

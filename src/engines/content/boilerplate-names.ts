@@ -1,8 +1,9 @@
 /**
  * Class and id names that mark page furniture inside a page's body (comment threads, share bars,
  * related links, bylines, tag lists, newsletter boxes), the conventions of CMS themes and news
- * sites as extraction tools have long read them; and names that mark an article's body. Read by
- * main-content.ts, which removes the former (unless they hold the article) and prefers the latter.
+ * sites as extraction tools have long read them; and names that mark an article's body or a
+ * recipe's ingredients. Read by main-content.ts, which removes the former (unless they hold the
+ * article) and keeps the latter.
  */
 
 /** A class or id name holding one of these anywhere is furniture ("entry-meta", "sharedaddy", "jp-relatedposts"). */
@@ -175,4 +176,10 @@ export function furnitureName(el: Element): 'thread' | 'consent' | 'furniture' |
 export function hasContentName(el: Element): boolean {
   if ((el.getAttribute('itemprop') ?? '').toLowerCase() === 'articlebody') return true;
   return names(el).some((name) => name !== '' && CONTENT_PARTS.some((part) => name.includes(part)));
+}
+
+/** Whether `el` is a recipe's ingredient list by its class, id or itemprop (schema.org recipeIngredient). */
+export function isIngredientList(el: Element): boolean {
+  const itemprop = (el.getAttribute('itemprop') ?? '').slice(0, MAX_NAME_CHARS).toLowerCase();
+  return itemprop.includes('ingredient') || names(el).some((name) => name.includes('ingredient'));
 }

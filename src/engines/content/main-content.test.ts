@@ -155,6 +155,22 @@ describe('extractMainContent', () => {
     expect(text).not.toContain('Jane Doe');
   });
 
+  it("takes a recipe's ingredient list that stands beside the method's steps", () => {
+    const steps =
+      '<p>Beat the butter and the sugar until pale, then fold in the flour a spoonful at a time.</p>'.repeat(
+        5,
+      );
+    const ingredients =
+      '<ul class="ingredients"><li>200 g butter</li><li>150 g sugar</li><li>3 eggs</li></ul>';
+    const links = '<li><a href="/r">Another recipe with a long name</a></li>'.repeat(8);
+    const html = `<html><head><title>Cake</title></head><body><div class="recipe"><div class="side">${ingredients}<ul>${links}</ul></div><div class="steps">${steps}</div></div></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('200 g butter');
+    expect(text).toContain('fold in the flour');
+    expect(text.indexOf('200 g butter')).toBeLessThan(text.indexOf('fold in the flour'));
+    expect(text).not.toContain('Another recipe');
+  });
+
   it('resolves relative links of the content against the page', () => {
     const html = `<html><head><title>T</title></head><body><article><h1>T</h1>${'<p>A long enough paragraph of article text, with several words, for extractors to accept it as the content of this page. <a href="/more">More</a></p>'.repeat(4)}</article></body></html>`;
     expect(extractMainContent(parseHTML(html).document, pageUrl).html).toContain(

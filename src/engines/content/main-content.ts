@@ -1,4 +1,4 @@
-import { furnitureName, hasContentName } from './boilerplate-names.js';
+import { furnitureName, hasContentName, isIngredientList } from './boilerplate-names.js';
 import { elementBudget } from './element-budget.js';
 import { furnitureFor } from './page-furniture.js';
 import { countText, PROSE_MAX_LINK_DENSITY, type TextCounts } from './text-blocks.js';
@@ -331,6 +331,33 @@ function takeLead(container: Element, counts: ReadonlyMap<Element, TextCounts>):
   for (let i = lead.length - 1; i >= 0; i--) container.insertBefore(lead[i] as Element, container.firstChild);
 }
 
+// A recipe's ingredients are taken from this many levels above the container at most: further
+// away they are another recipe's.
+const INGREDIENTS_LEVELS = 4;
+
+/**
+ * Moves into the container a recipe's ingredient lists that stand beside it (isIngredientList):
+ * short lines, they never hold the prose that chooses a container, which is the method's steps.
+ */
+function takeIngredients(container: Element, counts: ReadonlyMap<Element, TextCounts>): void {
+  let near: Element = container;
+  for (let i = 0; i < INGREDIENTS_LEVELS && near.parentElement !== null; i++) near = near.parentElement;
+  const before: Element[] = [];
+  const after: Element[] = [];
+  // Counts run in document order: an outer list comes before what it holds, and the lists before
+  // the container go before its content, the others after it.
+  let passed = false;
+  for (const el of counts.keys()) {
+    if (el === container) passed = true;
+    if (!isIngredientList(el) || !near.contains(el) || container.contains(el) || el.contains(container))
+      continue;
+    if (![...before, ...after].some((list) => list.contains(el))) (passed ? after : before).push(el);
+  }
+  const first = container.firstChild;
+  for (const list of before) container.insertBefore(list, first);
+  for (const list of after) container.appendChild(list);
+}
+
 /**
  * Removes from the container the blocks that are link lists or link lines without prose (related
  * links, tag lists, "read more").
@@ -536,6 +563,7 @@ export function extractMainContent(
   const container = bestContainer(work.body, counts);
   cutAfterCore(container, counts);
   takeLead(container, counts);
+  takeIngredients(container, counts);
   removeLinkBlocks(container, counts);
   removeEmptySections(container, counts);
   removeRepeatedTeaser(container, counts);
