@@ -28,6 +28,13 @@ describe('furnitureName', () => {
     expect(furnitureName(element('class="gdpr-banner"'))).toBe('consent');
   });
 
+  it("reads a page builder's block names after its prefix", () => {
+    expect(furnitureName(element('class="elementor-widget elementor-widget-text-editor"'))).toBeNull();
+    expect(furnitureName(element('class="elementor-widget elementor-widget-share-buttons"'))).toBe(
+      'furniture',
+    );
+  });
+
   it('names teasers apart, for the caller to tell a standfirst from another page', () => {
     expect(furnitureName(element('class="article-teaser"'))).toBe('teaser');
     expect(furnitureName(element('class="teaser related"'))).toBe('furniture');

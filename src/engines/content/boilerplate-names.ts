@@ -148,9 +148,17 @@ const WORDS: ReadonlySet<string> = new Set(FURNITURE_WORDS);
 // Class and id values are read up to this many characters: a page's own, unbounded, are not scanned whole.
 const MAX_NAME_CHARS = 300;
 
+// A page builder's prefix: Elementor calls every block of a page a widget ("elementor-widget-wrap",
+// "elementor-widget-text-editor"), so only what follows it names the block ("share-buttons").
+const BUILDER_PREFIX = /^elementor-(?:widget-?)?/;
+
 function names(el: Element): string[] {
   const value = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-  return value.slice(0, MAX_NAME_CHARS).toLowerCase().split(' ');
+  return value
+    .slice(0, MAX_NAME_CHARS)
+    .toLowerCase()
+    .split(' ')
+    .map((name) => name.replace(BUILDER_PREFIX, ''));
 }
 
 /**
