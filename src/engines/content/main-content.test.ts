@@ -171,6 +171,19 @@ describe('extractMainContent', () => {
     expect(text).not.toContain('Another recipe');
   });
 
+  it('keeps no h1 in the content, whatever its text: the title is metadata, another h1 the site', () => {
+    const body =
+      '<p>The council approved the new budget on Tuesday after a long debate, with six votes to three.</p>'.repeat(
+        5,
+      );
+    const html = `<html><head><title>Budget passes | Harwick Post</title></head><body><article><h1><span>Politics</span> Budget passes</h1>${body}<h2>What it costs</h2><p>Roads and schools get more, and the property tax stays where it was last year, the council says.</p><h1>Support local news</h1></article></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('with six votes to three');
+    expect(text).toContain('What it costs');
+    expect(text).not.toContain('Budget passes');
+    expect(text).not.toContain('Support local news');
+  });
+
   it('resolves relative links of the content against the page', () => {
     const html = `<html><head><title>T</title></head><body><article><h1>T</h1>${'<p>A long enough paragraph of article text, with several words, for extractors to accept it as the content of this page. <a href="/more">More</a></p>'.repeat(4)}</article></body></html>`;
     expect(extractMainContent(parseHTML(html).document, pageUrl).html).toContain(

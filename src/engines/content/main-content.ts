@@ -423,6 +423,15 @@ function dropLeadingTitle(
   }
 }
 
+/**
+ * Removes every h1 left in the content: the article's title is metadata (dropLeadingTitle took it
+ * with what stood above it), and any other is the site's (a section's name, a call for support);
+ * the article's own sections are headings of lower rank.
+ */
+function removeTopHeadings(container: Element): void {
+  for (const h1 of container.querySelectorAll('h1')) h1.remove();
+}
+
 /** Resolves relative href and src values against the page (Readability keeps them as written). */
 function absoluteUrls(root: HTMLElement, pageUrl: string): void {
   for (const [selector, attr] of [
@@ -571,6 +580,7 @@ export function extractMainContent(
   if (wordTokens(plainText(container)).length < MIN_WORDS)
     return { html: body(), fallback: true, tooLarge: false, elements };
   dropLeadingTitle(container, titles, counts);
+  removeTopHeadings(container);
   absoluteUrls(container as HTMLElement, pageUrl);
   return { html: container.innerHTML, fallback: false, tooLarge: false, elements };
 }
