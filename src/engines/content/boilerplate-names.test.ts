@@ -46,6 +46,13 @@ describe('furnitureName', () => {
     expect(furnitureName(element('class="hidden-xs"'))).toBeNull();
   });
 
+  it('reads no short furniture word in a BEM modifier, which says what a block carries, not what it is', () => {
+    expect(furnitureName(element('class="report__section report__section--ads"'))).toBeNull();
+    expect(furnitureName(element('class="card--date"'))).toBeNull();
+    expect(furnitureName(element('class="ad-slot--top"'))).toBe('furniture');
+    expect(furnitureName(element('class="box--sidebar"'))).toBe('furniture');
+  });
+
   it('never names an article body furniture, whatever else the name holds', () => {
     expect(furnitureName(element('class="post-content-footer"'))).toBeNull();
     expect(furnitureName(element('class="entry-content"'))).toBeNull();

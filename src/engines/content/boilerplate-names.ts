@@ -152,6 +152,10 @@ const MAX_NAME_CHARS = 300;
 // "elementor-widget-text-editor"), so only what follows it names the block ("share-buttons").
 const BUILDER_PREFIX = /^elementor-(?:widget-?)?/;
 
+// A BEM modifier ("TestReport__Section--Ads", "card--date"): what follows "--" says how a block
+// looks or what it carries, not what it is, so the short words of FURNITURE_WORDS are not read there.
+const BEM_MODIFIER = /(?<=[a-z0-9])--.*$/;
+
 function names(el: Element): string[] {
   const value = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
   return value
@@ -175,7 +179,13 @@ export function furnitureName(el: Element): 'thread' | 'consent' | 'furniture' |
     if (CONSENT_PARTS.some((part) => name.includes(part))) return 'consent';
     if (HIDING.has(name) || FURNITURE_PARTS.some((part) => name.includes(part))) found = 'furniture';
     else if (name.includes('teaser')) found ??= 'teaser';
-    else if (name.split(/[-_]/).some((word) => WORDS.has(word))) found = 'furniture';
+    else if (
+      name
+        .replace(BEM_MODIFIER, '')
+        .split(/[-_]/)
+        .some((word) => WORDS.has(word))
+    )
+      found = 'furniture';
   }
   return found;
 }
