@@ -184,6 +184,20 @@ describe('extractMainContent', () => {
     expect(text).not.toContain('Support local news');
   });
 
+  it("keeps an article's own header (its standfirst) and drops the page's", () => {
+    const body =
+      '<p>The council approved the new budget on Tuesday after a long debate, with six votes to three.</p>'.repeat(
+        5,
+      );
+    const lead =
+      '<p>Roads and schools get more money next year, and the property tax stays where it was, the council decided.</p>';
+    const html = `<html><head><title>Budget passes</title></head><body><header><p>The Harwick Post, your independent local newspaper since 1887, read by the whole valley.</p></header><main><article><h1>Budget passes</h1><header>${lead}</header><div class="body">${body}</div></article></main></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('with six votes to three');
+    expect(text).toContain('the property tax stays where it was');
+    expect(text).not.toContain('independent local newspaper');
+  });
+
   it('resolves relative links of the content against the page', () => {
     const html = `<html><head><title>T</title></head><body><article><h1>T</h1>${'<p>A long enough paragraph of article text, with several words, for extractors to accept it as the content of this page. <a href="/more">More</a></p>'.repeat(4)}</article></body></html>`;
     expect(extractMainContent(parseHTML(html).document, pageUrl).html).toContain(

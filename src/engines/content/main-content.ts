@@ -101,9 +101,14 @@ const NEVER = new Set([
 // Page furniture (page-furniture.ts); the fallback body drops it too.
 const FURNITURE = furnitureFor('main-content');
 
+// A header inside one of these is that section's own header (an article's title, standfirst and
+// byline), not the page's banner: https://www.w3.org/TR/html-aam-1.0/#el-header
+const SECTIONING = 'article, aside, main, nav, section';
+
 /** A landmark that is page furniture by its tag, role or id (page-furniture.ts). */
 function isFurniture(el: Element, name: string): boolean {
-  if (FURNITURE.tags.has(name)) return true;
+  const sectionHeader = name === 'HEADER' && el.parentElement?.closest(SECTIONING) != null;
+  if (FURNITURE.tags.has(name) && !sectionHeader) return true;
   const role = el.getAttribute('role');
   if (role && FURNITURE.roles.has(role.toLowerCase())) return true;
   return FURNITURE.ids.has(el.id.toLowerCase());
