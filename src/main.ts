@@ -240,7 +240,16 @@ async function openEngines(
   });
   closers.add('browser pool', () => pool.close());
   // Parsing the filter lists costs seconds on a first start, so it happens once, when first needed.
-  const loadBlocker = loadOnce(() => loadAdBlocker({ cacheDir: path.join(config.dataDir, 'cache') }));
+  const loadBlocker = loadOnce(() =>
+    loadAdBlocker({
+      cacheDir: path.join(config.dataDir, 'cache'),
+      onCacheWriteError: (err) =>
+        logger.warn(
+          { err },
+          'ad blocker: its parsed filter lists could not be cached; it parses them again at each start',
+        ),
+    }),
+  );
   const capture: CaptureDeps = {
     pool,
     adBlocker: loadBlocker,

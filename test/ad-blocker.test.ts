@@ -177,4 +177,27 @@ describe('serialized engine cache', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('blocks all the same when the cache cannot be written, and says so', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webcap-adblock-'));
+    try {
+      // A file where the cache's parent directory should be: mkdir fails, even for root (whom a
+      // directory's mode would not stop), as it failed in a tmpfs that Podman mounts root's.
+      const notADir = path.join(dir, 'data');
+      fs.writeFileSync(notADir, '');
+      const errors: unknown[] = [];
+      const parsed = await loadAdBlocker({
+        cacheDir: path.join(notADir, 'cache'),
+        onCacheWriteError: (error) => errors.push(error),
+      });
+      expect(parsed.source).toBe('lists');
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ code: 'ENOTDIR' });
+      const request = { sourceUrl: `http://${SITE_HOST}/`, type: 'script' } as const;
+      expect(parsed.isBlocked(`https://${AD_HOST}${AD_SCRIPT}`, request)).toBe(true);
+      expect(parsed.isBlocked(`http://${SITE_HOST}/app.js`, request)).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

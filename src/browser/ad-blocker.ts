@@ -49,6 +49,11 @@ export interface AdBlockerOptions {
   readonly listsDir?: string;
   /** Directory for the serialized engine (e.g. `<dataDir>/cache`); created if missing. */
   readonly cacheDir: string;
+  /**
+   * Told when the parsed engine cannot be written to `cacheDir` (read-only or foreign-owned, as a
+   * tmpfs that Podman mounts root's); the blocker works all the same, and parses again next start.
+   */
+  readonly onCacheWriteError?: (error: unknown) => void;
 }
 
 export interface AdBlocker {
@@ -79,7 +84,7 @@ export interface AdBlocker {
 /**
  * Loads the ad and tracker blocker: deserializes the cached engine when the filter lists and
  * the library are unchanged (~25 ms), else parses the lists (2.5-8 s of CPU, on a worker thread)
- * and caches the result. Reads only local files: nothing is downloaded. Fails when a list file is missing.
+ * and caches the result where it can. Reads only local files: nothing is downloaded. Fails when a list file is missing.
  */
 export async function loadAdBlocker(options: AdBlockerOptions): Promise<AdBlocker> {
   const listsDir = options.listsDir ?? DEFAULT_FILTER_LISTS_DIR;
@@ -103,7 +108,9 @@ export async function loadAdBlocker(options: AdBlockerOptions): Promise<AdBlocke
   if (cached !== null) return wrap(cached, cacheFile, 'cache');
 
   const bytes = await parseInWorker(files);
-  await writeCachedEngine(options.cacheDir, cacheFile, bytes);
+  await writeCachedEngine(options.cacheDir, cacheFile, bytes).catch((error: unknown) =>
+    options.onCacheWriteError?.(error),
+  );
   return wrap(PuppeteerBlocker.deserialize(bytes), cacheFile, 'lists');
 }
 

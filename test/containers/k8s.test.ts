@@ -416,12 +416,15 @@ describe('podman kube play of the API and worker Deployments', () => {
 
   const target = () => encodeURIComponent(`http://${HOST_FROM_POD}:${sitePort}/`);
 
-  it('the API pod becomes ready and takes a capture', async () => {
+  it('the API pod becomes ready and takes a capture (with the ad blocker, which caches in an emptyDir)', async () => {
     await play('webcap-api');
     expect(await ready(api)).toEqual({ status: 'ready', browser: 'running', queue: 'bullmq' });
-    const res = await fetch(`${api}/v1/capture?url=${target()}&viewport_width=800&viewport_height=600`, {
-      headers: { 'x-api-key': key },
-    });
+    const res = await fetch(
+      `${api}/v1/capture?url=${target()}&viewport_width=800&viewport_height=600&remove_ads=true`,
+      {
+        headers: { 'x-api-key': key },
+      },
+    );
     await expectPng(res, 800, 600);
   }, 240_000);
 
