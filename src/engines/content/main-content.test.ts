@@ -198,6 +198,21 @@ describe('extractMainContent', () => {
     expect(text).not.toContain('independent local newspaper');
   });
 
+  it('drops an aside however much prose it holds: a declared landmark, not a name', () => {
+    const article =
+      '<p>The council approved the new budget on Tuesday after a long debate, with six votes to three.</p>'.repeat(
+        3,
+      );
+    const comment =
+      '<p>A reader wrote in to say that the parking rules in the old town have never made any sense at all.</p>'.repeat(
+        6,
+      );
+    const html = `<html><head><title>Budget</title></head><body><div class="post">${article}</div><aside><h2>Letters</h2>${comment}</aside></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('with six votes to three');
+    expect(text).not.toContain('parking rules');
+  });
+
   it('resolves relative links of the content against the page', () => {
     const html = `<html><head><title>T</title></head><body><article><h1>T</h1>${'<p>A long enough paragraph of article text, with several words, for extractors to accept it as the content of this page. <a href="/more">More</a></p>'.repeat(4)}</article></body></html>`;
     expect(extractMainContent(parseHTML(html).document, pageUrl).html).toContain(

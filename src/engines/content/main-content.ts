@@ -114,6 +114,18 @@ function isFurniture(el: Element, name: string): boolean {
   return FURNITURE.ids.has(el.id.toLowerCase());
 }
 
+/**
+ * A landmark the page declares furniture by its tag or role (nav, aside, footer, complementary,
+ * dialog...), as against one only named so: a declaration, not a convention, so its size does not
+ * keep it. A page header is the exception: it may hold the article (the page's h1 keeps it).
+ */
+function declaredLandmark(el: Element, name: string): boolean {
+  if (name === 'HEADER') return false;
+  if (FURNITURE.tags.has(name)) return true;
+  const role = el.getAttribute('role')?.toLowerCase();
+  return role !== undefined && role !== 'banner' && FURNITURE.roles.has(role);
+}
+
 // Both extractors slow down superlinearly with nesting depth (a chain of 200 divs costs defuddle
 // ~600 ms, 10,000 never finishes); article text rarely sits deeper than 30 levels, so anything below
 // this depth is kept as its text only.
@@ -211,8 +223,8 @@ function textWeight(c: TextCounts): number {
 /**
  * Removes page furniture: landmarks (nav, header, footer, aside and their roles), elements named
  * so by class or id (boilerplate-names.ts) and elements hidden by an inline style, unless one holds
- * the page's h1 or most of its text: a name is a convention, not a proof (a page header may hold
- * the article, a wrapper named "has-sidebar" does). Comment threads and consent notices go whatever
+ * the page's h1, or most of its text and is not a declared landmark (declaredLandmark): a name is a
+ * convention, not a proof (a page header may hold the article, a wrapper named "has-sidebar" does). Comment threads and consent notices go whatever
  * their size: they often outweigh a short article, and are never one.
  */
 function removeNamedFurniture(body: Element): void {
@@ -249,7 +261,8 @@ function removeNamedFurniture(body: Element): void {
   for (const el of always) if (el.parentElement === null || !gone(el.parentElement)) page -= weight(el);
   for (const el of named) {
     if (gone(el)) continue;
-    if (all.prose > 0 && weight(el) > page * FURNITURE_MAX_TEXT_SHARE) continue;
+    const guarded = !declaredLandmark(el, el.tagName.toUpperCase());
+    if (guarded && all.prose > 0 && weight(el) > page * FURNITURE_MAX_TEXT_SHARE) continue;
     removed.add(el);
     page -= weight(el);
   }
