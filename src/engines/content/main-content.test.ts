@@ -213,6 +213,19 @@ describe('extractMainContent', () => {
     expect(text).not.toContain('parking rules');
   });
 
+  it('takes the paragraphs beside the part it chose, when link lists elsewhere weigh against the whole', () => {
+    const paragraph = (i: number) =>
+      `<p>Paragraph ${i} of the wiki page tells what the spell does and where it appears in the books.</p>`;
+    const list = `<ul>${'<li>In the second film the spell is cast by a student who wants to put out a fire in the hall.</li>'.repeat(4)}</ul>`;
+    const navbox = `<table>${Array.from({ length: 40 }, (_, i) => `<tr><td><a href="/wiki/s${i}">Another spell with a long name ${i}</a></td></tr>`).join('')}</table>`;
+    const html = `<html><head><title>Spell</title></head><body><div class="wiki">${paragraph(1)}${paragraph(2)}${list}${paragraph(3)}${paragraph(4)}${navbox}</div></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('Paragraph 1 of the wiki page');
+    expect(text).toContain('put out a fire');
+    expect(text).toContain('Paragraph 4 of the wiki page');
+    expect(text).not.toContain('Another spell');
+  });
+
   it('resolves relative links of the content against the page', () => {
     const html = `<html><head><title>T</title></head><body><article><h1>T</h1>${'<p>A long enough paragraph of article text, with several words, for extractors to accept it as the content of this page. <a href="/more">More</a></p>'.repeat(4)}</article></body></html>`;
     expect(extractMainContent(parseHTML(html).document, pageUrl).html).toContain(

@@ -287,6 +287,36 @@ function bestContainer(body: Element, counts: ReadonlyMap<Element, TextCounts>):
   return best;
 }
 
+/**
+ * The container's parent, and so on up, while the paragraphs beside the container (its parent's
+ * children that are prose blocks themselves) hold at least as much prose as it does: the container
+ * was then one part of the article (a wiki page's list among its paragraphs, one section of a
+ * report), chosen over the whole because link lists elsewhere in the whole (navigation boxes at a
+ * wiki page's end) weigh against it. Teasers beside an article are seldom bare paragraphs; the link
+ * blocks taken in with the whole go later (removeLinkBlocks). Never up to the body.
+ */
+function widenToSiblings(
+  container: Element,
+  body: Element,
+  counts: ReadonlyMap<Element, TextCounts>,
+): Element {
+  let widened = container;
+  for (
+    let up = widened.parentElement;
+    up !== null && widened !== body && up !== body;
+    up = up.parentElement
+  ) {
+    let beside = 0;
+    for (let child = up.firstElementChild; child; child = child.nextElementSibling) {
+      const c = counts.get(child);
+      if (child !== widened && c?.kind === 'prose') beside += c.prose;
+    }
+    if (beside === 0 || beside < (counts.get(widened) as TextCounts).prose) break;
+    widened = up;
+  }
+  return widened;
+}
+
 // The article's core is the part of the container that holds at least this share of its score.
 const CORE_SHARE = 0.7;
 
@@ -299,6 +329,8 @@ const CORE_SHARE = 0.7;
  */
 function cutAfterCore(container: Element, counts: ReadonlyMap<Element, TextCounts>): void {
   const total = containerScore(counts.get(container) as TextCounts);
+  // A container that holds more link text than prose (widenToSiblings') has no core to end at.
+  if (total <= 0) return;
   let core = container;
   for (let next: Element | null = container; next !== null; ) {
     core = next;
@@ -587,7 +619,7 @@ export function extractMainContent(
   const body = () => (work.body ? work.body.innerHTML : '');
   if (tooLarge || !work.body) return { html: body(), fallback: true, tooLarge, elements };
   const counts = countText(work.body);
-  const container = bestContainer(work.body, counts);
+  const container = widenToSiblings(bestContainer(work.body, counts), work.body, counts);
   cutAfterCore(container, counts);
   takeLead(container, counts);
   takeIngredients(container, counts);
