@@ -365,6 +365,13 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     expect(await owner.$eval(`tr[data-job-id="${queued}"]`, (row) => row.textContent)).toContain(
       '409: Cancelled',
     );
+    // Cancel went from the row with the focus it had: the row's View link has it now, not the body.
+    await owner.waitForFunction(
+      (id) => document.activeElement?.closest('tr')?.getAttribute('data-job-id') === id,
+      {},
+      queued,
+    );
+    expect(await owner.evaluate(() => document.activeElement?.textContent)).toBe(`View ${queued}`);
     const record = await fetch(url(`/jobs/${queued}`), { headers: { 'x-api-key': keys[0] ?? '' } });
     expect(await record.json()).toMatchObject({ status: 'failed', error: { status: 409 } });
 
@@ -461,6 +468,8 @@ describe('the console in a browser', { timeout: 300_000 }, () => {
     expect(withdrawn.status()).toBe(204);
     await owner.waitForSelector(`tr[data-invite-email="${withdrawnEmail}"]`, { hidden: true });
     expect(await owner.$$eval('tr[data-invite-email]', (rows) => rows.length)).toBe(1);
+    // The row went with the focused button: the list's heading has focus, not the body.
+    await owner.waitForFunction(() => document.activeElement?.id === 'pending-title');
     const dead = await newPage(browser, log);
     await dead.goto(withdrawnUrl);
     await waitForText(dead, 'This invitation cannot be used');

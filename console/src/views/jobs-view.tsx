@@ -8,6 +8,7 @@ import { ViewHeader } from '../app/shell.tsx';
 import { Badge } from '../components/badge.tsx';
 import { FormError, SelectInput } from '../components/form-field.tsx';
 import { Loaded } from '../components/load-state.tsx';
+import { refocusIfLost } from '../components/refocus.ts';
 import { useAction } from '../components/use-action.ts';
 import { usePages } from '../components/use-pages.ts';
 import { JobDialog } from './job-dialog.tsx';
@@ -133,7 +134,13 @@ export function JobsView({ openJob }: { readonly openJob: string | null }) {
                                 await cancel.run(() =>
                                   api('DELETE', `/jobs/${encodeURIComponent(job.job_id)}`),
                                 );
-                                void jobs.reload();
+                                await jobs.reload();
+                                // The row stays (its job now failed, 409) but its Cancel went.
+                                refocusIfLost(() =>
+                                  document.querySelector<HTMLElement>(
+                                    `tr[data-job-id="${CSS.escape(job.job_id)}"] .row-actions a`,
+                                  ),
+                                );
                               }}
                             >
                               Cancel<span class="visually-hidden"> {job.job_id}</span>

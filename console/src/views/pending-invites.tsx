@@ -1,8 +1,10 @@
+import { useRef } from 'preact/hooks';
 import { api } from '../api/api-client.ts';
 import type { Page, PendingInvite } from '../api/types.ts';
 import { formatTime } from '../app/format.ts';
 import { FormError } from '../components/form-field.tsx';
 import { Loaded } from '../components/load-state.tsx';
+import { refocusIfLost } from '../components/refocus.ts';
 import { useAction } from '../components/use-action.ts';
 import type { useLoad } from '../components/use-load.ts';
 
@@ -13,9 +15,12 @@ export function PendingInvites({
   readonly invites: ReturnType<typeof useLoad<Page<PendingInvite>>>;
 }) {
   const withdraw = useAction();
+  const heading = useRef<HTMLHeadingElement>(null);
   return (
     <section aria-labelledby="pending-title">
-      <h2 id="pending-title">Pending invitations</h2>
+      <h2 id="pending-title" tabIndex={-1} ref={heading}>
+        Pending invitations
+      </h2>
       <p class="muted">Links made and not used yet. Withdrawing one makes its link stop working.</p>
       <FormError error={withdraw.error} />
       <Loaded
@@ -61,7 +66,9 @@ export function PendingInvites({
                             await withdraw.run(() =>
                               api('DELETE', `/invites/${encodeURIComponent(invite.id)}`),
                             );
-                            void invites.reload();
+                            await invites.reload();
+                            // The row went with its button: the list's heading takes focus.
+                            refocusIfLost(() => heading.current);
                           }}
                         >
                           Withdraw<span class="visually-hidden"> the invitation of {invite.email}</span>
