@@ -110,7 +110,7 @@ describe('extractMainContent', () => {
       );
     const related =
       '<li><a href="/other">Another story</a><p class="teaser">A summary of another story, long enough to be read as a paragraph of prose by anyone.</p></li>';
-    const html = `<html><head><title>Budget</title></head><body><main><h1>Budget</h1><p class="article-teaser">Harwick has a budget: what it costs, and who pays for it, in a few words.</p><div class="body">${body}</div></main><section class="more"><ul>${related.repeat(3)}</ul></section></body></html>`;
+    const html = `<html><head><title>Budget</title></head><body><main><h1>Budget</h1><p>An article by Jane Doe, published on 14 May 2024.</p><p class="article-teaser">Harwick has a budget: what it costs, and who pays for it, in a few words.</p><div class="body">${body}</div></main><section class="more"><ul>${related.repeat(3)}</ul></section></body></html>`;
     const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
     expect(text).toContain('Harwick has a budget');
     expect(text).toContain('with six votes to three');

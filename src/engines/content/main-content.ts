@@ -216,6 +216,10 @@ const NEVER_BY_NAME: ReadonlySet<string> = new Set(['HTML', 'BODY', 'ARTICLE', '
 // on a page without prose there is no article to keep.
 const FURNITURE_MAX_TEXT_SHARE = 0.5;
 
+// A prose block this long (weighted characters) is a paragraph of the article; shorter ones between
+// the title and the standfirst are bylines and datelines ("Ein Artikel von ..., veröffentlicht am ...").
+const STANDFIRST_ENDS_CHARS = 150;
+
 function textWeight(c: TextCounts): number {
   return c.prose + SHORT_COST * c.short;
 }
@@ -232,7 +236,8 @@ function removeNamedFurniture(body: Element): void {
   const named: Element[] = [];
   const always: Element[] = [];
   // A teaser that links elsewhere is another page's; one without a link, after the page's title and
-  // before any prose (counts run in document order), is the article's own standfirst.
+  // before the article's first paragraph (counts run in document order), is the article's own
+  // standfirst. A byline or a dateline written as a sentence is not that paragraph.
   let afterTitle = counts.get(body)?.h1 !== true;
   let proseSeen = false;
   for (const [el, c] of counts) {
@@ -244,7 +249,7 @@ function removeNamedFurniture(body: Element): void {
       if (c.links > 0 || !afterTitle || proseSeen) named.push(el);
     } else if ((name === 'thread' || name === 'consent') && !protectedEl) always.push(el);
     else if ((isFurniture(el, tag) || name !== null || hiddenByStyle(el)) && !protectedEl) named.push(el);
-    if (afterTitle && c.kind === 'prose') proseSeen = true;
+    if (afterTitle && c.kind === 'prose' && c.own >= STANDFIRST_ENDS_CHARS) proseSeen = true;
   }
   const weight = (el: Element) => textWeight(counts.get(el) as TextCounts);
   const all = counts.get(body) as TextCounts;
