@@ -9,7 +9,9 @@ export const VIEWPORT = { width: 1280, height: 1024 } as const;
  */
 export function directArgs(): string[] {
   const proxyFlags = ['--proxy-server=', '--proxy-bypass-list=', '--host-resolver-rules='];
-  return chromiumArgs({ proxyPort: 0, sandbox: 'auto' }).filter((arg) => !proxyFlags.some((flag) => arg.startsWith(flag)));
+  return chromiumArgs({ proxyPort: 0, sandbox: 'auto' }).filter(
+    (arg) => !proxyFlags.some((flag) => arg.startsWith(flag)),
+  );
 }
 
 /** Launches Chromium as the pool does (same executable, same flags minus the proxy). */
