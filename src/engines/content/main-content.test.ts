@@ -226,6 +226,15 @@ describe('extractMainContent', () => {
     expect(text).not.toContain('Another spell');
   });
 
+  it('writes its text composed (NFC), whichever form the page used', () => {
+    const decomposed =
+      'Cafe\u0301 cre\u0300me, a long enough paragraph of article text for extractors to accept it. ';
+    const html = `<html><head><title>T</title></head><body><article><h1>T</h1>${`<p>${decomposed.repeat(3)}</p>`.repeat(4)}</article></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('Caf\u00e9 cr\u00e8me');
+    expect(text).not.toContain('\u0301');
+  });
+
   it('resolves relative links of the content against the page', () => {
     const html = `<html><head><title>T</title></head><body><article><h1>T</h1>${'<p>A long enough paragraph of article text, with several words, for extractors to accept it as the content of this page. <a href="/more">More</a></p>'.repeat(4)}</article></body></html>`;
     expect(extractMainContent(parseHTML(html).document, pageUrl).html).toContain(

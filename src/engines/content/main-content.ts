@@ -621,7 +621,10 @@ export function extractMainContent(
   const { work, elements } = pruned(document, options.inPlace === true);
   const tooLarge = elements > maxElements;
   if (work.body) removeNamedFurniture(work.body);
-  const body = () => (work.body ? work.body.innerHTML : '');
+  // Text in Unicode's composed form (NFC), as the W3C asks of web content and as readers and
+  // search compare it: a page written decomposed (e + combining accent; Bengali vowel signs) then
+  // reads as the same words. Markup is ASCII, which NFC leaves alone.
+  const body = () => (work.body ? work.body.innerHTML.normalize('NFC') : '');
   if (tooLarge || !work.body) return { html: body(), fallback: true, tooLarge, elements };
   const counts = countText(work.body);
   const container = widenToSiblings(bestContainer(work.body, counts), work.body, counts);
@@ -637,5 +640,5 @@ export function extractMainContent(
   dropLeadingTitle(container, titles, counts);
   removeTopHeadings(container);
   absoluteUrls(container as HTMLElement, pageUrl);
-  return { html: container.innerHTML, fallback: false, tooLarge: false, elements };
+  return { html: container.innerHTML.normalize('NFC'), fallback: false, tooLarge: false, elements };
 }
