@@ -50,7 +50,8 @@ describe('the openai analyzer', () => {
       apiKey: null,
       model: 'tiny-random',
       output: 'json_schema',
-      timeoutMs: 10_000,
+      // The model generates on this machine's CPU: seconds, and many more on a loaded machine.
+      timeoutMs: 120_000,
       retries: 0,
       maxInputTokens: 500,
       maxOutputTokens: 800,
