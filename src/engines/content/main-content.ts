@@ -105,12 +105,17 @@ const FURNITURE = furnitureFor('main-content');
 // byline), not the page's banner: https://www.w3.org/TR/html-aam-1.0/#el-header
 const SECTIONING = 'article, aside, main, nav, section';
 
+/** The element's role when it is one of page furniture's (navigation, banner, dialog...), else null. */
+function furnitureRole(el: Element): string | null {
+  const role = el.getAttribute('role')?.toLowerCase();
+  return role !== undefined && FURNITURE.roles.has(role) ? role : null;
+}
+
 /** A landmark that is page furniture by its tag, role or id (page-furniture.ts). */
 function isFurniture(el: Element, name: string): boolean {
   const sectionHeader = name === 'HEADER' && el.parentElement?.closest(SECTIONING) != null;
   if (FURNITURE.tags.has(name) && !sectionHeader) return true;
-  const role = el.getAttribute('role');
-  if (role && FURNITURE.roles.has(role.toLowerCase())) return true;
+  if (furnitureRole(el) !== null) return true;
   return FURNITURE.ids.has(el.id.toLowerCase());
 }
 
@@ -122,8 +127,8 @@ function isFurniture(el: Element, name: string): boolean {
 function declaredLandmark(el: Element, name: string): boolean {
   if (name === 'HEADER') return false;
   if (FURNITURE.tags.has(name)) return true;
-  const role = el.getAttribute('role')?.toLowerCase();
-  return role !== undefined && role !== 'banner' && FURNITURE.roles.has(role);
+  const role = furnitureRole(el);
+  return role !== null && role !== 'banner';
 }
 
 // Both extractors slow down superlinearly with nesting depth (a chain of 200 divs costs defuddle
@@ -228,8 +233,9 @@ function textWeight(c: TextCounts): number {
  * Removes page furniture: landmarks (nav, header, footer, aside and their roles), elements named
  * so by class or id (boilerplate-names.ts) and elements hidden by an inline style, unless one holds
  * the page's h1, or most of its text and is not a declared landmark (declaredLandmark): a name is a
- * convention, not a proof (a page header may hold the article, a wrapper named "has-sidebar" does). Comment threads and consent notices go whatever
- * their size: they often outweigh a short article, and are never one.
+ * convention, not a proof (a page header may hold the article, a wrapper named "has-sidebar" does).
+ * Comment threads and consent notices go whatever their size: they often outweigh a short article,
+ * and are never one.
  */
 function removeNamedFurniture(body: Element): void {
   const counts = countText(body);
@@ -621,10 +627,7 @@ export function extractMainContent(
   const { work, elements } = pruned(document, options.inPlace === true);
   const tooLarge = elements > maxElements;
   if (work.body) removeNamedFurniture(work.body);
-  // Text in Unicode's composed form (NFC), as the W3C asks of web content and as readers and
-  // search compare it: a page written decomposed (e + combining accent; Bengali vowel signs) then
-  // reads as the same words. Markup is ASCII, which NFC leaves alone.
-  const body = () => (work.body ? work.body.innerHTML.normalize('NFC') : '');
+  const body = () => (work.body ? htmlOf(work.body) : '');
   if (tooLarge || !work.body) return { html: body(), fallback: true, tooLarge, elements };
   const counts = countText(work.body);
   const container = widenToSiblings(bestContainer(work.body, counts), work.body, counts);
@@ -640,5 +643,14 @@ export function extractMainContent(
   dropLeadingTitle(container, titles, counts);
   removeTopHeadings(container);
   absoluteUrls(container as HTMLElement, pageUrl);
-  return { html: container.innerHTML.normalize('NFC'), fallback: false, tooLarge: false, elements };
+  return { html: htmlOf(container), fallback: false, tooLarge: false, elements };
+}
+
+/**
+ * The element's content as HTML, its text in Unicode's composed form (NFC), as the W3C asks of web
+ * content and as readers and search compare it: a page written decomposed (e + combining accent;
+ * Bengali vowel signs) then reads as the same words. Markup is ASCII, which NFC leaves alone.
+ */
+function htmlOf(el: Element): string {
+  return el.innerHTML.normalize('NFC');
 }
