@@ -4,7 +4,8 @@ import { type AllowRule, parseAllowList } from './net/address-policy.js';
 import { parseTrustProxy, type TrustProxy } from './net/trust-proxy.js';
 
 /**
- * Every environment variable webcap reads, as data: config.ts parses them in this order, and the
+ * Every environment variable webcap reads, as data: config.ts parses them in this order, each into
+ * the place in Config its `key` names (Config's type follows from the same entries), and the
  * README's configuration table is generated from it (`npm run docs:config`; a test compares).
  */
 
@@ -38,8 +39,27 @@ export type ConfigUnit =
   | 'characters'
   | 'tokens';
 
+/**
+ * The units a value may be converted to on its way into Config (`keyUnit`), with the size of each
+ * variable's unit in them: an operator writes `JOB_RETENTION_SECONDS`, the code reads `retentionMs`.
+ */
+export const KEY_UNITS = {
+  ms: { ms: 1, seconds: 1000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 },
+  bytes: { bytes: 1, MB: 1_048_576 },
+} as const;
+
+/** A variable's unit and the Config unit it is converted to: only the pairs KEY_UNITS can convert. */
+type UnitConversion = {
+  [K in keyof typeof KEY_UNITS]: { readonly unit: keyof (typeof KEY_UNITS)[K]; readonly keyUnit: K };
+}[keyof typeof KEY_UNITS];
+
 interface VarDoc {
   readonly name: string;
+  /**
+   * Where the value lands in Config: a property (`port`), or a section's (`browser.concurrency`).
+   * A key in a unit of its own ends in it (`Ms`, `Bytes`...), checked by a test.
+   */
+  readonly key: string;
   readonly group: ConfigGroup;
   /** The README's "meaning" cell (Markdown). */
   readonly description: string;
@@ -57,8 +77,7 @@ export type ConfigVar =
       readonly min: number;
       readonly max: number;
       readonly default: number | null;
-      readonly unit?: ConfigUnit;
-    })
+    } & ({ readonly unit?: ConfigUnit; readonly keyUnit?: undefined } | UnitConversion))
   | (VarDoc & {
       readonly type: 'text';
       readonly default: string | null;
@@ -67,7 +86,13 @@ export type ConfigVar =
       /** Ends the message "NAME must be ...". */
       readonly expected?: string;
     })
-  | (VarDoc & { readonly type: 'url'; readonly protocols: readonly string[]; readonly default: null })
+  | (VarDoc & {
+      readonly type: 'url';
+      readonly protocols: readonly string[];
+      readonly default: null;
+      /** A base URL that paths are appended to: its trailing slashes are dropped. */
+      readonly dropTrailingSlashes?: true;
+    })
   | (VarDoc & { readonly type: 'boolean'; readonly default: boolean })
   | (VarDoc & {
       readonly type: 'choice';
@@ -88,9 +113,17 @@ const TOKEN_EXPECTED = 'at least 16 characters without spaces';
 
 export const CONFIG_VARS = [
   // Service
-  { name: 'HOST', group: 'service', type: 'text', default: '127.0.0.1', description: 'address to listen on' },
+  {
+    name: 'HOST',
+    key: 'host',
+    group: 'service',
+    type: 'text',
+    default: '127.0.0.1',
+    description: 'address to listen on',
+  },
   {
     name: 'PORT',
+    key: 'port',
     group: 'service',
     type: 'integer',
     min: 0,
@@ -100,6 +133,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'WORKER_PORT',
+    key: 'workerPort',
     group: 'service',
     type: 'integer',
     min: 0,
@@ -109,6 +143,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'SHUTDOWN_DRAIN_DELAY_MS',
+    key: 'shutdownDrainDelayMs',
     group: 'service',
     type: 'integer',
     min: 0,
@@ -120,6 +155,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'SHUTDOWN_GRACE_MS',
+    key: 'shutdownGraceMs',
     group: 'service',
     type: 'integer',
     min: 0,
@@ -131,6 +167,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'LOG_LEVEL',
+    key: 'logLevel',
     group: 'service',
     type: 'choice',
     choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
@@ -140,14 +177,17 @@ export const CONFIG_VARS = [
   },
   {
     name: 'PUBLIC_BASE_URL',
+    key: 'publicBaseUrl',
     group: 'service',
     type: 'url',
     protocols: ['http:', 'https:'],
+    dropTrailingSlashes: true,
     default: null,
     description: 'base URL for links the service hands out; unset derives it from each request',
   },
   {
     name: 'WEBCAP_ADMIN_TOKEN',
+    key: 'adminToken',
     group: 'service',
     type: 'text',
     pattern: TOKEN,
@@ -157,6 +197,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'METRICS_TOKEN',
+    key: 'metricsToken',
     group: 'service',
     type: 'text',
     pattern: TOKEN,
@@ -167,6 +208,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'WEBCAP_BOOTSTRAP_QUOTA',
+    key: 'bootstrapQuota',
     group: 'service',
     type: 'integer',
     min: 0,
@@ -176,6 +218,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'WEBCAP_BOOTSTRAP_KEY',
+    key: 'bootstrapKey',
     group: 'service',
     type: 'text',
     pattern: /^[A-Za-z0-9_-]{16,128}$/,
@@ -187,6 +230,7 @@ export const CONFIG_VARS = [
   // Receiving requests
   {
     name: 'BODY_LIMIT_BYTES',
+    key: 'bodyLimitBytes',
     group: 'requests',
     type: 'integer',
     min: 1024,
@@ -197,6 +241,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'REQUEST_TIMEOUT_MS',
+    key: 'requestTimeoutMs',
     group: 'requests',
     type: 'integer',
     min: 1000,
@@ -208,6 +253,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'HEADERS_TIMEOUT_MS',
+    key: 'headersTimeoutMs',
     group: 'requests',
     type: 'integer',
     min: 1000,
@@ -219,6 +265,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'MAX_CONNECTIONS_PER_CLIENT',
+    key: 'maxConnectionsPerClient',
     group: 'requests',
     type: 'integer',
     min: 0,
@@ -229,6 +276,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'TRUST_PROXY',
+    key: 'trustProxy',
     group: 'requests',
     type: 'custom',
     parse: parseTrustProxy,
@@ -242,6 +290,7 @@ export const CONFIG_VARS = [
   // Database and files
   {
     name: 'WEBCAP_DATA_DIR',
+    key: 'dataDir',
     group: 'storage',
     type: 'text',
     default: './data',
@@ -249,6 +298,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'DATABASE_URL',
+    key: 'database.url',
     group: 'storage',
     type: 'url',
     protocols: ['postgres:', 'postgresql:'],
@@ -257,6 +307,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'DATABASE_SCHEMA',
+    key: 'database.schema',
     group: 'storage',
     type: 'text',
     pattern: /^[a-z_][a-z0-9_]{0,62}$/,
@@ -266,6 +317,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'DATABASE_CONNECT_TIMEOUT_MS',
+    key: 'databaseConnectTimeoutMs',
     group: 'storage',
     type: 'integer',
     min: 100,
@@ -277,6 +329,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'DATABASE_QUERY_TIMEOUT_MS',
+    key: 'databaseQueryTimeoutMs',
     group: 'storage',
     type: 'integer',
     min: 100,
@@ -288,6 +341,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'SQLITE_BUSY_TIMEOUT_MS',
+    key: 'sqliteBusyTimeoutMs',
     group: 'storage',
     type: 'integer',
     min: 0,
@@ -299,6 +353,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BLOB_S3_BUCKET',
+    key: 'blobs.bucket',
     group: 'storage',
     type: 'text',
     // AWS's bucket naming rules; S3-compatible services follow them too.
@@ -310,14 +365,17 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BLOB_S3_ENDPOINT',
+    key: 'blobs.endpoint',
     group: 'storage',
     type: 'url',
     protocols: ['http:', 'https:'],
+    dropTrailingSlashes: true,
     default: null,
     description: 'URL of an S3-compatible service (MinIO, R2, ...), addressed path-style; unset means AWS',
   },
   {
     name: 'BLOB_S3_REGION',
+    key: 'blobs.region',
     group: 'storage',
     type: 'text',
     pattern: /^[a-z0-9-]{1,32}$/,
@@ -327,6 +385,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BLOB_S3_ACCESS_KEY_ID',
+    key: 'blobs.accessKeyId',
     group: 'storage',
     type: 'text',
     pattern: /^\S+$/,
@@ -337,6 +396,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BLOB_S3_SECRET_ACCESS_KEY',
+    key: 'blobs.secretAccessKey',
     group: 'storage',
     type: 'text',
     pattern: /^\S+$/,
@@ -346,6 +406,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BLOB_S3_PREFIX',
+    key: 'blobs.prefix',
     group: 'storage',
     type: 'text',
     pattern: /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/,
@@ -355,6 +416,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BLOB_S3_TIMEOUT_MS',
+    key: 'blobs.timeoutMs',
     group: 'storage',
     type: 'integer',
     min: 100,
@@ -366,6 +428,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BLOB_S3_MAX_ATTEMPTS',
+    key: 'blobs.maxAttempts',
     group: 'storage',
     type: 'integer',
     min: 1,
@@ -376,6 +439,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BLOB_MEMORY_CACHE_MB',
+    key: 'blobMemoryCacheBytes',
     group: 'storage',
     type: 'integer',
     min: 0,
@@ -383,11 +447,13 @@ export const CONFIG_VARS = [
     default: null,
     defaultText: '`64` with S3, `0` with local files',
     unit: 'MB',
+    keyUnit: 'bytes',
     description:
       'recently read blobs (cache entries, hosted files) kept in memory, so a repeated cache hit reads no bucket; local files are already in the kernel\'s page cache, and a second copy kept the service\'s memory from staying flat ([docs/performance.md](docs/performance.md), "Soak"); 0 keeps none',
   },
   {
     name: 'FILE_URL_TTL_SECONDS',
+    key: 'fileUrlTtlSeconds',
     group: 'storage',
     type: 'integer',
     // A week at most: a link is a bearer credential, and S3's presigned URLs stop there too.
@@ -399,6 +465,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'WEBCAP_SIGNING_SECRET',
+    key: 'signingSecret',
     group: 'storage',
     type: 'text',
     pattern: /^\S{32,}$/,
@@ -409,6 +476,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'S3_UPLOAD_TIMEOUT_MS',
+    key: 's3UploadTimeoutMs',
     group: 'storage',
     type: 'integer',
     min: 1000,
@@ -422,6 +490,7 @@ export const CONFIG_VARS = [
   // Keys, caps and credits
   {
     name: 'REDIS_URL',
+    key: 'redisUrl',
     group: 'billing',
     type: 'url',
     protocols: ['redis:', 'rediss:'],
@@ -431,6 +500,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'REDIS_COMMAND_TIMEOUT_MS',
+    key: 'redisCommandTimeoutMs',
     group: 'billing',
     type: 'integer',
     min: 10,
@@ -442,6 +512,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'RESERVATION_HOLD_MS',
+    key: 'reservationHoldMs',
     group: 'billing',
     type: 'integer',
     min: 1000,
@@ -453,6 +524,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'KEY_CACHE_TTL_MS',
+    key: 'keyCacheTtlMs',
     group: 'billing',
     type: 'integer',
     // Bounds how long another process's key or account change (the CLI's, say) takes to apply here.
@@ -465,12 +537,14 @@ export const CONFIG_VARS = [
   },
   {
     name: 'REQUEST_LOG_RETENTION_DAYS',
+    key: 'requestLogRetentionMs',
     group: 'billing',
     type: 'integer',
     min: 1,
     max: 3650,
     default: 30,
     unit: 'days',
+    keyUnit: 'ms',
     description:
       'request-log rows older than this are deleted (every `REQUEST_LOG_PRUNE_INTERVAL_MS`); `GET /v1/stats` reads per-minute totals kept for two hours ([docs/stats.md](docs/stats.md))',
   },
@@ -478,6 +552,7 @@ export const CONFIG_VARS = [
   // Network guard and server-side fetches
   {
     name: 'WEBCAP_ALLOW_PRIVATE',
+    key: 'allowPrivate',
     group: 'network',
     type: 'custom',
     parse: parseAllowList,
@@ -490,6 +565,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'FETCH_MAX_BYTES',
+    key: 'fetchMaxBytes',
     group: 'network',
     type: 'integer',
     min: 1024,
@@ -501,6 +577,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'FETCH_HEADERS_TIMEOUT_MS',
+    key: 'fetchHeadersTimeoutMs',
     group: 'network',
     type: 'integer',
     min: 100,
@@ -512,6 +589,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'FETCH_TIMEOUT_MS',
+    key: 'fetchTimeoutMs',
     group: 'network',
     type: 'integer',
     min: 100,
@@ -524,6 +602,7 @@ export const CONFIG_VARS = [
   // Browser
   {
     name: 'CHROMIUM_PATH',
+    key: 'browser.executablePath',
     group: 'browser',
     type: 'text',
     default: DEFAULT_CHROMIUM_PATH,
@@ -532,6 +611,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'CHROMIUM_SANDBOX',
+    key: 'browser.sandbox',
     group: 'browser',
     type: 'choice',
     choices: ['auto', 'on', 'off'],
@@ -542,6 +622,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BROWSER_CONCURRENCY',
+    key: 'browser.concurrency',
     group: 'browser',
     type: 'integer',
     min: 1,
@@ -551,6 +632,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'MAX_QUEUE_DEPTH',
+    key: 'browser.maxQueueDepth',
     group: 'browser',
     type: 'integer',
     min: 0,
@@ -560,6 +642,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'RENDER_TIMEOUT_MS',
+    key: 'browser.renderTimeoutMs',
     group: 'browser',
     type: 'integer',
     min: 1000,
@@ -570,6 +653,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'NAVIGATION_TIMEOUT_MS',
+    key: 'browser.navigationTimeoutMs',
     group: 'browser',
     type: 'integer',
     min: 500,
@@ -581,6 +665,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BROWSER_RECYCLE_RENDERS',
+    key: 'browser.recycleAfterRenders',
     group: 'browser',
     type: 'integer',
     min: 1,
@@ -590,16 +675,19 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BROWSER_MAX_MEMORY_MB',
+    key: 'browser.maxMemoryBytes',
     group: 'browser',
     type: 'integer',
     min: 128,
     max: 262_144,
     default: 2048,
     unit: 'MB',
+    keyUnit: 'bytes',
     description: '...or when its processes use more memory than this',
   },
   {
     name: 'MAX_FULL_PAGE_HEIGHT_PX',
+    key: 'browser.maxFullPageHeightPx',
     group: 'browser',
     type: 'integer',
     min: 1000,
@@ -610,6 +698,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BROWSER_LAUNCH_BACKOFF_MS',
+    key: 'browser.launchBackoffMs',
     group: 'browser',
     type: 'integer',
     min: 100,
@@ -621,6 +710,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BROWSER_LAUNCH_BACKOFF_MAX_MS',
+    key: 'browser.launchBackoffMaxMs',
     group: 'browser',
     type: 'integer',
     min: 100,
@@ -631,6 +721,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BROWSER_PREWARM',
+    key: 'browser.prewarm',
     group: 'browser',
     type: 'boolean',
     default: true,
@@ -641,6 +732,7 @@ export const CONFIG_VARS = [
   // Content
   {
     name: 'CONTENT_THREADS',
+    key: 'content.threads',
     group: 'content',
     type: 'integer',
     min: 1,
@@ -653,6 +745,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'CONTENT_MAX_QUEUE',
+    key: 'content.maxQueue',
     group: 'content',
     type: 'integer',
     min: 0,
@@ -662,6 +755,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'CONTENT_EXTRACT_TIMEOUT_MS',
+    key: 'content.extractTimeoutMs',
     group: 'content',
     type: 'integer',
     min: 100,
@@ -672,6 +766,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'CONTENT_THREAD_HEAP_MB',
+    key: 'content.threadHeapMb',
     group: 'content',
     type: 'integer',
     min: 64,
@@ -683,6 +778,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'CONTENT_MAX_HTML_CHARS',
+    key: 'content.maxHtmlChars',
     group: 'content',
     type: 'integer',
     min: 10_000,
@@ -694,6 +790,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'CONTENT_MAX_LINKS',
+    key: 'content.maxLinks',
     group: 'content',
     type: 'integer',
     min: 1,
@@ -703,6 +800,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'SITEMAP_MAX_FILES',
+    key: 'content.sitemapMaxFiles',
     group: 'content',
     type: 'integer',
     min: 1,
@@ -712,6 +810,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'SITEMAP_MAX_LINKS',
+    key: 'content.sitemapMaxLinks',
     group: 'content',
     type: 'integer',
     min: 1,
@@ -722,6 +821,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'SITEMAP_MAX_FILE_BYTES',
+    key: 'content.sitemapMaxFileBytes',
     group: 'content',
     type: 'integer',
     min: 1024,
@@ -732,6 +832,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'SITEMAP_TIMEOUT_MS',
+    key: 'content.sitemapTimeoutMs',
     group: 'content',
     type: 'integer',
     min: 100,
@@ -744,6 +845,7 @@ export const CONFIG_VARS = [
   // Analysis
   {
     name: 'ANALYZER',
+    key: 'analyzer.kind',
     group: 'analyze',
     type: 'choice',
     choices: ['extractive', 'openai'],
@@ -753,15 +855,18 @@ export const CONFIG_VARS = [
   },
   {
     name: 'ANALYZE_OPENAI_BASE_URL',
+    key: 'analyzer.baseUrl',
     group: 'analyze',
     type: 'url',
     protocols: ['http:', 'https:'],
+    dropTrailingSlashes: true,
     default: null,
     description:
       "with `ANALYZER=openai`: the API's base URL up to `/v1` (`https://api.openai.com/v1`, `http://127.0.0.1:11434/v1` for Ollama, ...); trusted configuration, not checked by the network guard",
   },
   {
     name: 'ANALYZE_OPENAI_MODEL',
+    key: 'analyzer.model',
     group: 'analyze',
     type: 'text',
     pattern: /^\S{1,200}$/,
@@ -771,6 +876,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'ANALYZE_OPENAI_API_KEY',
+    key: 'analyzer.apiKey',
     group: 'analyze',
     type: 'text',
     pattern: /^\S+$/,
@@ -780,6 +886,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'ANALYZE_OPENAI_OUTPUT',
+    key: 'analyzer.output',
     group: 'analyze',
     type: 'choice',
     choices: ['json_schema', 'json_object', 'prompt'],
@@ -789,6 +896,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'ANALYZE_OPENAI_TIMEOUT_MS',
+    key: 'analyzer.timeoutMs',
     group: 'analyze',
     type: 'integer',
     min: 1000,
@@ -800,6 +908,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'ANALYZE_OPENAI_RETRIES',
+    key: 'analyzer.retries',
     group: 'analyze',
     type: 'integer',
     min: 0,
@@ -809,6 +918,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'ANALYZE_MAX_INPUT_TOKENS',
+    key: 'analyzer.maxInputTokens',
     group: 'analyze',
     type: 'integer',
     min: 100,
@@ -820,6 +930,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'ANALYZE_MAX_OUTPUT_TOKENS',
+    key: 'analyzer.maxOutputTokens',
     group: 'analyze',
     type: 'integer',
     min: 100,
@@ -830,6 +941,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'ANALYZE_OPENAI_MAX_TOKENS_PARAM',
+    key: 'analyzer.maxTokensParam',
     group: 'analyze',
     type: 'choice',
     choices: ['max_tokens', 'max_completion_tokens'],
@@ -838,6 +950,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'ANALYZE_OPENAI_TEMPERATURE',
+    key: 'analyzer.temperature',
     group: 'analyze',
     type: 'custom',
     parse: (raw: string): number | null | undefined => {
@@ -853,6 +966,7 @@ export const CONFIG_VARS = [
   // Async jobs and webhooks
   {
     name: 'JOB_CONCURRENCY',
+    key: 'jobs.concurrency',
     group: 'jobs',
     type: 'integer',
     min: 0,
@@ -863,6 +977,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'JOB_MAX_QUEUED',
+    key: 'jobs.maxQueued',
     group: 'jobs',
     type: 'integer',
     min: 1,
@@ -872,6 +987,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'JOB_QUEUE_TIMEOUT_MS',
+    key: 'jobs.queueTimeoutMs',
     group: 'jobs',
     type: 'integer',
     min: 1000,
@@ -882,6 +998,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'JOB_TIMEOUT_MS',
+    key: 'jobs.timeoutMs',
     group: 'jobs',
     type: 'integer',
     min: 1000,
@@ -892,6 +1009,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'JOB_LEASE_MS',
+    key: 'jobs.leaseMs',
     group: 'jobs',
     type: 'integer',
     min: 1000,
@@ -903,6 +1021,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'JOB_MAX_ATTEMPTS',
+    key: 'jobs.maxAttempts',
     group: 'jobs',
     type: 'integer',
     min: 1,
@@ -912,16 +1031,19 @@ export const CONFIG_VARS = [
   },
   {
     name: 'JOB_RETENTION_SECONDS',
+    key: 'jobs.retentionMs',
     group: 'jobs',
     type: 'integer',
     min: 60,
     max: 2_592_000,
     default: 86_400,
     unit: 'seconds',
+    keyUnit: 'ms',
     description: "how long a finished job's record and result can be polled",
   },
   {
     name: 'JOB_QUEUE_NAME',
+    key: 'jobs.queueName',
     group: 'jobs',
     type: 'text',
     pattern: /^[A-Za-z0-9_-]{1,64}$/,
@@ -931,6 +1053,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'JOB_SHUTDOWN_GRACE_MS',
+    key: 'jobs.shutdownGraceMs',
     group: 'jobs',
     type: 'integer',
     min: 0,
@@ -942,6 +1065,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'WEBHOOK_TIMEOUT_MS',
+    key: 'jobs.webhookTimeoutMs',
     group: 'jobs',
     type: 'integer',
     min: 100,
@@ -952,6 +1076,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'WEBHOOK_RETRY_WINDOW_MS',
+    key: 'jobs.webhookRetryWindowMs',
     group: 'jobs',
     type: 'integer',
     min: 0,
@@ -962,6 +1087,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'WEBHOOK_BACKOFF_MS',
+    key: 'jobs.webhookBackoffMs',
     group: 'jobs',
     type: 'integer',
     min: 10,
@@ -975,29 +1101,34 @@ export const CONFIG_VARS = [
   // Console (docs/console.md)
   {
     name: 'CONSOLE_SESSION_IDLE_MINUTES',
+    key: 'console.sessionIdleMs',
     group: 'console',
     type: 'integer',
     min: 5,
     max: 43_200,
     default: 720,
     unit: 'minutes',
+    keyUnit: 'ms',
     description:
       'a console session ends after this long without use ([docs/console.md](docs/console.md)); its last use is recorded at most once a minute',
   },
   {
     name: 'CONSOLE_SESSION_MAX_HOURS',
+    key: 'console.sessionMaxMs',
     group: 'console',
     type: 'integer',
     min: 1,
     max: 8760,
     default: 168,
     unit: 'hours',
+    keyUnit: 'ms',
     description: 'a console session ends this long after sign-in, however much it is used',
   },
 
   // Upkeep: periodic work in every `webcap serve` and `webcap worker`.
   {
     name: 'RESERVATION_SWEEP_INTERVAL_MS',
+    key: 'reservationSweepIntervalMs',
     group: 'upkeep',
     type: 'integer',
     min: 100,
@@ -1009,6 +1140,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'JOB_SWEEP_INTERVAL_MS',
+    key: 'jobs.sweepIntervalMs',
     group: 'upkeep',
     type: 'integer',
     min: 100,
@@ -1020,6 +1152,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'BLOB_SWEEP_INTERVAL_MS',
+    key: 'blobSweepIntervalMs',
     group: 'upkeep',
     type: 'integer',
     min: 1000,
@@ -1030,6 +1163,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'REQUEST_LOG_PRUNE_INTERVAL_MS',
+    key: 'requestLogPruneIntervalMs',
     group: 'upkeep',
     type: 'integer',
     min: 1000,
@@ -1041,6 +1175,7 @@ export const CONFIG_VARS = [
   },
   {
     name: 'REQUEST_LOG_FLUSH_INTERVAL_MS',
+    key: 'requestLogFlushIntervalMs',
     group: 'upkeep',
     type: 'integer',
     min: 10,
@@ -1073,5 +1208,16 @@ type ValueOf<V> = V extends { type: 'integer'; default: infer D }
             ? Exclude<R, undefined> | D
             : never;
 
-/** Every variable by name, each parsed or defaulted: what config.ts assembles the Config from. */
-export type ConfigValues = { readonly [V in AnyConfigVar as V['name']]: ValueOf<V> };
+type SectionOf<Key> = Key extends `${infer Section}.${string}` ? Section : never;
+
+/**
+ * Every variable's value at its key: the properties, then one object per section. config.ts
+ * reshapes a few of these (the database, blobs and analyzer sections become unions) into Config.
+ */
+export type TableConfig = {
+  readonly [V in AnyConfigVar as V['key'] extends `${string}.${string}` ? never : V['key']]: ValueOf<V>;
+} & {
+  readonly [Section in SectionOf<AnyConfigVar['key']>]: {
+    readonly [V in AnyConfigVar as V['key'] extends `${Section}.${infer Field}` ? Field : never]: ValueOf<V>;
+  };
+};

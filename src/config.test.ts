@@ -354,6 +354,38 @@ describe('the configuration table', () => {
     }
   });
 
+  it('places each variable at a key of its own, which ends in the unit of its value', () => {
+    const keys = variables.map((variable) => variable.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    const suffixes = {
+      ms: 'Ms',
+      seconds: 'Seconds',
+      minutes: 'Minutes',
+      hours: 'Hours',
+      days: 'Days',
+      bytes: 'Bytes',
+      MB: 'Mb',
+      px: 'Px',
+      characters: 'Chars',
+      tokens: 'Tokens',
+    };
+    for (const variable of variables) {
+      const unit = variable.type === 'integer' ? (variable.keyUnit ?? variable.unit) : undefined;
+      for (const [name, suffix] of Object.entries(suffixes)) {
+        expect(variable.key.endsWith(suffix), variable.key).toBe(unit === name);
+      }
+    }
+    // A variable in other units arrives converted: seconds to milliseconds, megabytes to bytes.
+    expect(loadConfig({ JOB_RETENTION_SECONDS: '90' }).jobs.retentionMs).toBe(90_000);
+    expect(loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '5', CONSOLE_SESSION_MAX_HOURS: '2' }).console).toEqual(
+      {
+        sessionIdleMs: 300_000,
+        sessionMaxMs: 7_200_000,
+      },
+    );
+    expect(loadConfig({ REQUEST_LOG_RETENTION_DAYS: '2' }).requestLogRetentionMs).toBe(172_800_000);
+  });
+
   it('has defaults each variable accepts when set to them', () => {
     for (const variable of variables) {
       const value = variable.default;
