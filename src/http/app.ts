@@ -35,6 +35,10 @@ import { usageRoutes } from './routes/v1/usage.js';
 export type App = FastifyInstance;
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The console API's internal OpenAPI document (not served). */
+    consoleDocument: FastifyInstance['swagger'];
+  }
   interface FastifyRequest {
     /** Whether the call was billed; set by the route from its call's outcome, read by the audit. */
     billed: boolean;
@@ -168,6 +172,16 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
         },
       },
     },
+  });
+  // The console's own API, hidden from /openapi.json, as an internal document: the console's
+  // types are generated from it (scripts/generate-console-types.ts).
+  await app.register(swagger, {
+    decorator: 'consoleDocument',
+    openapi: { openapi: '3.1.0', info: { title: 'webcap console', version: '1' } },
+    transform: ({ schema, url }) => ({
+      schema: { ...schema, hide: !url.startsWith('/console/api/') || url.endsWith('*') },
+      url,
+    }),
   });
   await app.register(swaggerUi, docsUiOptions);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

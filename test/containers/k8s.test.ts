@@ -27,7 +27,7 @@ import { freeLowPort, podman, ROOT, run, waitFor } from './podman.js';
 /**
  * deploy/k8s (docs/deploy.md, "Kubernetes"): every object that kustomize renders from the base,
  * the example overlay, the podman overlay and the KEDA component validates against Kubernetes' own
- * OpenAPI schemas (kubernetes-models, generated from Kubernetes 1.36's document) and KEDA's CRDs
+ * OpenAPI schemas (kubernetes-models 4, the last major that runs on Node 20) and KEDA's CRDs
  * (@kubernetes-models/keda); the settings they name are webcap's and parse; then `podman kube
  * play` runs the API and worker Deployments of the podman overlay from the built image.
  */

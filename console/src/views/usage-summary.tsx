@@ -53,7 +53,7 @@ export function UsageSummary({ usage }: { readonly usage: AccountUsage }) {
         ) : (
           <ol class="balances">
             {usage.balances.map((balance, index) => (
-              <li key={balance.id ?? `${balance.source}-${index}`}>
+              <li key={'id' in balance ? balance.id : `${balance.source}-${index}`}>
                 <div class="balance-head">
                   <span class="strong">{balanceName(balance)}</span>
                   <span class="muted">

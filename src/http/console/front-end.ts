@@ -68,7 +68,7 @@ export async function frontEndRoutes(app: FastifyInstance, dir: string): Promise
       dotfiles: 'deny',
       cacheControl: false,
       setHeaders: (res) => {
-        res.header('cache-control', IMMUTABLE);
+        res.setHeader('cache-control', IMMUTABLE);
       },
       schemaHide: true,
     });
