@@ -728,6 +728,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
             // the job lapses). Then another process starts on the same database and queue: the
             // in-process queue's restart, or another BullMQ worker.
             diedAt = new Date(Date.now() - 2 * leaseMs);
+            const stderr = vi.spyOn(console, 'error');
             redis.cut();
             survivor = await start({ sharing: dying, queueName, env });
 
@@ -747,7 +748,13 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
               committed: completed,
               released: 2 - completed,
             });
+            // Losing Redis is logged through the service's logger (JSON lines), never raw on stderr.
+            expect(stderr).not.toHaveBeenCalled();
+            if (subject.backend === 'bullmq') {
+              expect(dying.logs.some((line) => line.includes('Redis connection error'))).toBe(true);
+            }
           } finally {
+            vi.restoreAllMocks();
             release(`${prefix}${path}`);
             redis.restore();
             await survivor?.close();
