@@ -30,10 +30,12 @@ export class BullMqQueue implements JobQueue {
   constructor(private readonly options: BullMqOptions) {
     // A submission must learn soon that Redis is gone (a 503), not wait for it to come back.
     this.producerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 5000 });
-    this.producerConnection.on('error', (error) =>
+    this.queue = new Queue(options.queueName, { connection: this.producerConnection });
+    // The queue passes on its connection's errors; with no listener, BullMQ writes each one raw to
+    // stderr (console.error), once per reconnection for as long as Redis is away.
+    this.queue.on('error', (error) =>
       options.logger.warn({ err: error }, 'job queue: Redis connection error'),
     );
-    this.queue = new Queue(options.queueName, { connection: this.producerConnection });
   }
 
   async enqueue(jobId: string): Promise<void> {

@@ -22,13 +22,23 @@ export interface TestRuntime {
   close(): Promise<void>;
 }
 
-/** A runtime on a fresh database of the dialect, logging into memory; the app is not listening. */
+/**
+ * A runtime on a fresh database of the dialect, logging into memory; the app is not listening.
+ * With `sharing`, it opens that runtime's database and data directory instead, as a second
+ * process beside it would (or the same process restarted), and its close leaves them to it.
+ */
 export async function startTestRuntime(
   dialect: DialectName,
-  options: { env?: Record<string, string>; clock?: Clock; resolver?: Resolver; consoleDir?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    resolver?: Resolver;
+    consoleDir?: string;
+    sharing?: TestRuntime;
+  } = {},
 ): Promise<TestRuntime> {
-  const dataDir = tempDir();
-  const database = freshDatabase(dialect, dataDir);
+  const dataDir = options.sharing?.dataDir ?? tempDir();
+  const database = options.sharing?.config.database ?? freshDatabase(dialect, dataDir);
   const config = loadConfig({
     ...databaseEnv(database, dataDir),
     WEBCAP_ADMIN_TOKEN: ADMIN_TOKEN,
@@ -55,7 +65,7 @@ export async function startTestRuntime(
     logs,
     async close() {
       await runtime.close();
-      await dropDatabase(config.database);
+      if (options.sharing === undefined) await dropDatabase(config.database);
     },
   };
 }
