@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckResult } from '../src/cli/doctor-checks.js';
+import type { CheckResult } from '../src/cli/doctor/check.js';
 import { openStore } from '../src/store/db.js';
 import { migrationProvider } from '../src/store/migrations.js';
 import { webcap } from './helpers/cli-in-process.js';

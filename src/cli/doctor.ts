@@ -2,7 +2,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { type Config, ConfigError } from '../config.js';
 import type { Write } from './admin.js';
 import { CallFailure } from './cli-errors.js';
-import type { Check, CheckResult } from './doctor-checks.js';
+import type { Check, CheckResult } from './doctor/check.js';
+import { runChecks } from './doctor/run-checks.js';
 import { EXIT } from './exit-codes.js';
 
 const DEFAULT_TIMEOUT_MS = 5000;
@@ -52,7 +53,7 @@ export function doctorCommand(config: () => Config, stdout: Write): Command {
     .option('--timeout-ms <ms>', 'bound of each check', timeout, DEFAULT_TIMEOUT_MS)
     .action(async (opts: { json?: boolean; timeoutMs: number }) => {
       // Loaded only here: the checks bring the database, Redis and S3 clients.
-      const { configuredChecks, machineChecks, runChecks } = await import('./doctor-checks.js');
+      const { configuredChecks, machineChecks } = await import('./doctor/checks.js');
       let checks: Check[];
       let configError: ConfigError | null = null;
       try {

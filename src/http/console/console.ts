@@ -9,6 +9,9 @@ import { jobRoutes } from './jobs.js';
 import { keyRoutes } from './keys.js';
 import { operatorRoutes } from './operator.js';
 import { operatorAccountRoutes } from './operator-accounts.js';
+import { operatorCreditRoutes } from './operator-credits.js';
+import { operatorPackRoutes } from './operator-packs.js';
+import { operatorUserRoutes } from './operator-users.js';
 import { sessionRoutes } from './session.js';
 import { usageRoutes } from './usage.js';
 import { userRoutes } from './users.js';
@@ -35,6 +38,9 @@ export function consoleRoutes(deps: AppDeps, sessions: ConsoleSessions, frontEnd
     await app.register(accountRoutes(deps));
     await app.register(userRoutes(deps));
     await app.register(operatorAccountRoutes(deps));
+    await app.register(operatorPackRoutes(deps));
+    await app.register(operatorCreditRoutes(deps));
+    await app.register(operatorUserRoutes(deps));
     await app.register(operatorRoutes(deps));
     // An unknown API path is a JSON 404, not the front end's page.
     app.all('/console/api/*', { schema: { hide: true } }, async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Check, runChecks } from './doctor-checks.js';
+import type { Check } from './check.js';
+import { runChecks } from './run-checks.js';
 
 /*
  * The bound around every check: one that never reports is failed after its bound and a grace,
