@@ -82,18 +82,11 @@ function subjects(attempt: Attempt): Subject[] {
 function lockFor(count: RawBuilder<number>, rule: Rule, now: Date): RawBuilder<string | null> {
   const until = (ms: number) => new Date(now.getTime() + ms).toISOString();
   const last = rule.locksMs.length - 1;
-  const steps = rule.locksMs
-    .slice(0, last)
-    .map((ms, i) => sql`when ${count} = ${rule.lockAt + i} then ${until(ms)}`);
-  const from = rule.lockAt + last;
-  return sql<
-    string | null
-  >`case when ${count} >= ${from} then ${until(rule.locksMs[last] ?? 0)} ${sql.join(steps, sql` `)} else null end`;
-}
-
-/** The lock set by the first slot of a run (only for a rule that locks at 1). */
-function firstLock(rule: Rule, now: Date): string | null {
-  return rule.lockAt > 1 ? null : new Date(now.getTime() + (rule.locksMs[0] ?? 0)).toISOString();
+  const whens = [
+    sql`when ${count} >= ${rule.lockAt + last} then ${until(rule.locksMs[last] ?? 0)}`,
+    ...rule.locksMs.slice(0, last).map((ms, i) => sql`when ${count} = ${rule.lockAt + i} then ${until(ms)}`),
+  ];
+  return sql<string | null>`case ${sql.join(whens, sql` `)} else null end`;
 }
 
 /** Takes the slot under one subject in one statement; undefined when a lock refuses it. */
@@ -110,7 +103,8 @@ async function takeSlot(db: Db, subject: Subject, now: Date): Promise<Slot | und
       subject: subject.subject,
       failures: 1,
       first_failed_at: stamp,
-      locked_until: firstLock(subject.rule, now),
+      // A run's first slot locks nothing: every rule locks later.
+      locked_until: null,
     })
     .onConflict((conflict) =>
       conflict
