@@ -6,7 +6,14 @@ import { newId } from '../store/ids.js';
 import { audit, writeAudit } from './audit.js';
 import type { AdminDeps } from './deps.js';
 import { checkPassword, hashPassword } from './passwords.js';
-import { type AccountRole, checkEmailFree, insertUser, normalizeEmail } from './users.js';
+import type { UserCredential } from './sessions.js';
+import {
+  type AccountRole,
+  checkEmailFree,
+  FIRST_CREDENTIAL_EPOCH,
+  insertUser,
+  normalizeEmail,
+} from './users.js';
 
 /** How long an invitation link can be used (docs/console.md). */
 export const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -108,17 +115,17 @@ export async function showInvitation(db: Db, token: string, now: Date): Promise<
 /**
  * Accepts an invitation: its user is created with the password chosen, and the invitation is used
  * up, both or neither (two acceptances at once: one wins, the other is a 404). Returns the new
- * user's id; the door signs them in.
+ * user's credential; the door signs them in with it.
  */
 export async function acceptInvitation(
   deps: { readonly db: Db; readonly clock: Clock },
   token: string,
   input: { readonly name: string; readonly password: string; readonly ip: string },
-): Promise<{ userId: string; invitation: Invitation }> {
+): Promise<{ credential: UserCredential; invitation: Invitation }> {
   checkPassword(input.password, 'password');
   const now = deps.clock();
   const invitation = await showInvitation(deps.db, token, now);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, input.ip);
   const userId = await deps.db.transaction().execute(async (trx) => {
     const used = await trx
       .updateTable('console_invitations')
@@ -153,7 +160,7 @@ export async function acceptInvitation(
     },
     now,
   );
-  return { userId, invitation };
+  return { credential: { userId, epoch: FIRST_CREDENTIAL_EPOCH }, invitation };
 }
 
 /** The account's invitations not yet used nor expired at `now`, newest first. */

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
 import { type Account, fromAccountRow } from '../billing/accounts.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
@@ -34,6 +35,18 @@ export interface SessionSettings {
   readonly signingSecret: string;
   /** WEBCAP_ADMIN_TOKEN; null: nobody signs in with a token, and sessions opened with one end. */
   readonly adminToken: string | null;
+}
+
+/** The credential a sign-in was checked against: the user and their credential epoch then. */
+export interface UserCredential {
+  readonly userId: string;
+  readonly epoch: number;
+}
+
+/** A session just opened and its token, which goes into the cookie and nowhere else. */
+export interface SignedIn {
+  readonly token: string;
+  readonly session: ConsoleSession;
 }
 
 /** A session's last use is written at most this often: a page's many requests cost one write. */
@@ -104,29 +117,65 @@ export class ConsoleSessions {
     return this.settings.adminToken !== null && equalText(given, this.settings.adminToken);
   }
 
-  /** Opens a session for a user, or (null) for the admin token; returns its token, for the cookie only. */
-  async start(userId: string | null): Promise<{ token: string; session: ConsoleSession }> {
+  /**
+   * Opens a session for a user, or (null) for the admin token; returns its token, for the cookie
+   * only. A user's session opens only while the credential it was checked against is still theirs
+   * (the same epoch, the user active), in the one statement that inserts it; undefined otherwise.
+   */
+  async start(credential: UserCredential | null): Promise<SignedIn | undefined> {
     const now = this.clock();
     const token = randomBytes(32).toString('base64url');
-    await this.db
-      .insertInto('console_sessions')
-      .values({
-        id: sha256(token),
-        user_id: userId,
-        admin_token_digest: userId === null ? this.adminTokenDigest : null,
-        created_at: now.toISOString(),
-        last_seen_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + this.settings.maxMs).toISOString(),
-      })
-      .execute();
+    const row = {
+      id: sha256(token),
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + this.settings.maxMs).toISOString(),
+    };
+    if (credential === null) {
+      await this.db
+        .insertInto('console_sessions')
+        .values({ ...row, user_id: null, admin_token_digest: this.adminTokenDigest, credential_epoch: null })
+        .execute();
+    } else {
+      const text = (value: string) => sql<string>`cast(${value} as text)`;
+      const inserted = await this.db
+        .insertInto('console_sessions')
+        .columns([
+          'id',
+          'user_id',
+          'admin_token_digest',
+          'credential_epoch',
+          'created_at',
+          'last_seen_at',
+          'expires_at',
+        ])
+        .expression(
+          this.db
+            .selectFrom('console_users')
+            .select([
+              text(row.id).as('id'),
+              'console_users.id as user_id',
+              sql<null>`null`.as('admin_token_digest'),
+              'console_users.credential_epoch',
+              text(row.created_at).as('created_at'),
+              text(row.last_seen_at).as('last_seen_at'),
+              text(row.expires_at).as('expires_at'),
+            ])
+            .where('console_users.id', '=', credential.userId)
+            .where('console_users.credential_epoch', '=', credential.epoch)
+            .where('console_users.active', '=', 1),
+        )
+        .executeTakeFirst();
+      if (inserted.numInsertedOrUpdatedRows !== 1n) return undefined;
+    }
     const session = await this.find(token);
-    if (session === undefined) throw new Error('a session just opened could not be read');
-    return { token, session };
+    return session === undefined ? undefined : { token, session };
   }
 
   /**
    * The live session of a cookie's token, its last use recorded; undefined when there is none:
-   * unknown, idle or past its end, its user or account deactivated, or opened with an admin token
+   * unknown, idle or past its end, its user or account deactivated, its user's password changed
+   * or reset since it was opened (another credential epoch), or opened with an admin token
    * that is no longer the configured one (an ended session's row is deleted).
    */
   async find(token: string | undefined): Promise<ConsoleSession | undefined> {
@@ -140,6 +189,8 @@ export class ConsoleSessions {
         'console_sessions.admin_token_digest',
         'console_sessions.last_seen_at',
         'console_sessions.expires_at',
+        'console_sessions.credential_epoch',
+        'console_users.credential_epoch as user_epoch',
         'console_users.email',
         'console_users.name',
         'console_users.role',
@@ -161,6 +212,7 @@ export class ConsoleSessions {
       }
     } else if (
       row.user_active === 1 &&
+      row.credential_epoch === row.user_epoch &&
       row.email !== null &&
       row.role !== null &&
       (row.account_id === null || account?.active === true)
@@ -198,11 +250,6 @@ export class ConsoleSessions {
       return;
     }
     await this.db.deleteFrom('console_sessions').where('user_id', 'is', null).execute();
-  }
-
-  /** Ends the other sessions of the session's user (a password change). */
-  async endEverywhereBut(session: ConsoleSession): Promise<void> {
-    if (session.person.id !== null) await endSessionsOfUser(this.db, session.person.id, session.id);
   }
 
   /** The CSRF token of a session's token: what the page sends back in x-csrf-token. */

@@ -4,6 +4,7 @@ import { invalidParam, WebcapError } from '../errors.js';
 import { type Db, unlessTaken } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { ConsoleRole, ConsoleUsersTable } from '../store/schema.js';
+import type { Actor } from './audit.js';
 import { audit, given } from './audit.js';
 import type { AdminDeps } from './deps.js';
 import { checkPassword, generatePassword, hashPassword } from './passwords.js';
@@ -69,6 +70,9 @@ function nameOf(name: string | undefined, email: string): string {
   return name?.trim() || (email.split('@')[0] ?? email);
 }
 
+/** A new user's credential epoch: their first password's. */
+export const FIRST_CREDENTIAL_EPOCH = 0;
+
 type UserRow = ConsoleUsersTable & { account_name: string | null; account_slug: string | null };
 
 function usersQuery(db: Db) {
@@ -109,6 +113,11 @@ export function findUserRowByEmail(db: Db, email: string): Promise<ConsoleUsersT
   return db.selectFrom('console_users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
+/** Whose place in the password queue an operation takes: the client's address, or the door's kind (the CLI). */
+export function queueSourceOf(actor: Pick<Actor, 'kind' | 'ip'>): string {
+  return actor.ip ?? actor.kind;
+}
+
 /** A 409 unless nobody has this email yet. */
 export async function checkEmailFree(db: Db, email: string): Promise<void> {
   if ((await findUserRowByEmail(db, email)) !== undefined) {
@@ -145,6 +154,7 @@ export async function insertUser(
           created_at: stamp,
           updated_at: stamp,
           last_sign_in_at: null,
+          credential_epoch: FIRST_CREDENTIAL_EPOCH,
         })
         .execute(),
     `a user with email ${user.email} exists`,
@@ -181,7 +191,7 @@ export async function createUser(
       name: nameOf(input.name, email),
       role: input.role,
       accountId: account?.id ?? null,
-      passwordHash: await hashPassword(password),
+      passwordHash: await hashPassword(password, queueSourceOf(deps.actor)),
     },
     deps.clock(),
   );
@@ -278,7 +288,14 @@ export async function updateUser(
   if (patch.role !== undefined) changes.role = patch.role;
   if (patch.active !== undefined) changes.active = patch.active ? 1 : 0;
   await keepingAnOwner(deps, user, losesOwner, async (db) => {
-    await db.updateTable('console_users').set(changes).where('id', '=', id).execute();
+    await db
+      .updateTable('console_users')
+      // Deactivation moves the credential on: a session opened by a sign-in racing it never lives.
+      .set((eb) =>
+        patch.active === false ? { ...changes, credential_epoch: eb('credential_epoch', '+', 1) } : changes,
+      )
+      .where('id', '=', id)
+      .execute();
     if (patch.active === false) await endSessionsOfUser(db, id);
   });
   await audit(deps, {
@@ -307,7 +324,7 @@ export async function deleteUser(deps: AdminDeps, id: string, scope?: UserScope)
 
 /**
  * Sets a user's password (the operator's reset): the one given, or a generated one returned once.
- * Every session of the user ends.
+ * Every session of the user ends, and any a sign-in is opening.
  */
 export async function resetPassword(
   deps: AdminDeps,
@@ -317,17 +334,47 @@ export async function resetPassword(
   if (password !== undefined) checkPassword(password, 'password');
   const user = await getUser(deps.db, id);
   const chosen = password ?? generatePassword();
-  await setPasswordHash(deps.db, id, await hashPassword(chosen), deps.clock());
-  await endSessionsOfUser(deps.db, id);
+  const hash = await hashPassword(chosen, queueSourceOf(deps.actor));
+  await setPasswordHash(deps.db, id, hash, deps.clock());
   await audit(deps, { action: 'user.password_reset', accountId: user.account?.id ?? null, target: id });
   return { user, password: password === undefined ? chosen : null };
 }
 
-/** Stores a new password hash for the user. */
-export async function setPasswordHash(db: Db, id: string, passwordHash: string, now: Date): Promise<void> {
-  await db
-    .updateTable('console_users')
-    .set({ password_hash: passwordHash, updated_at: now.toISOString() })
-    .where('id', '=', id)
-    .execute();
+/**
+ * Stores a new password hash for the user and moves their credential epoch on, in one transaction
+ * with the end of their sessions but `keep` (the session changing its own password, which moves
+ * to the new epoch). With `expectedEpoch`, only while the credential is still that one: false
+ * when it has changed meanwhile, and nothing is written.
+ */
+export async function setPasswordHash(
+  db: Db,
+  id: string,
+  passwordHash: string,
+  now: Date,
+  options: { readonly keep?: string; readonly expectedEpoch?: number } = {},
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    let update = trx
+      .updateTable('console_users')
+      .set((eb) => ({
+        password_hash: passwordHash,
+        updated_at: now.toISOString(),
+        credential_epoch: eb('credential_epoch', '+', 1),
+      }))
+      .where('id', '=', id);
+    if (options.expectedEpoch !== undefined)
+      update = update.where('credential_epoch', '=', options.expectedEpoch);
+    const row = await update.returning('credential_epoch').executeTakeFirst();
+    if (row === undefined) return false;
+    if (options.keep !== undefined) {
+      await trx
+        .updateTable('console_sessions')
+        .set({ credential_epoch: row.credential_epoch })
+        .where('id', '=', options.keep)
+        .where('user_id', '=', id)
+        .execute();
+    }
+    await endSessionsOfUser(trx, id, options.keep);
+    return true;
+  });
 }

@@ -320,6 +320,19 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '009_credential_epoch': {
+    async up(db: Kysely<unknown>) {
+      // A user's credential epoch, bumped by every password change or reset and by deactivation;
+      // a session carries the epoch its sign-in was checked against and lives only while it is
+      // the user's, so a sign-in that races a change never keeps a session (docs/security.md).
+      await db.schema
+        .alterTable('console_users')
+        .addColumn('credential_epoch', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable('console_sessions').addColumn('credential_epoch', 'integer').execute();
+      await sql`update console_sessions set credential_epoch = 0 where user_id is not null`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

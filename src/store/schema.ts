@@ -176,6 +176,8 @@ export interface ConsoleUsersTable {
   created_at: string;
   updated_at: string;
   last_sign_in_at: string | null;
+  /** Bumped by every password change or reset and by deactivation: the sessions opened before end. */
+  credential_epoch: number;
 }
 
 /** A signed-in console session; the cookie's token is never stored, only its SHA-256. */
@@ -191,6 +193,8 @@ export interface ConsoleSessionsTable {
   last_seen_at: string;
   /** The absolute end, CONSOLE_SESSION_MAX_HOURS after sign-in. */
   expires_at: string;
+  /** A user's session: their credential epoch it was opened with; it lives only while that is theirs. */
+  credential_epoch: number | null;
 }
 
 /** A one-time invitation to join an account; only the SHA-256 of its token is stored. */

@@ -46,7 +46,7 @@ export function operatorUserRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           hide: true,
           params: SlugParams,
           body: AccountUserCreate,
-          response: { 201: CreatedUserJsonSchema, ...errors(400, 401, 403, 404, 409, 413) },
+          response: { 201: CreatedUserJsonSchema, ...errors(400, 401, 403, 404, 409, 413, 503) },
         },
       },
       async (request, reply) => {
@@ -104,7 +104,7 @@ export function operatorUserRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           hide: true,
           params: IdParams,
           body: PasswordReset,
-          response: { 200: PasswordJsonSchema, 204: Type.Null(), ...errors(400, 401, 403, 404, 413) },
+          response: { 200: PasswordJsonSchema, 204: Type.Null(), ...errors(400, 401, 403, 404, 413, 503) },
         },
       },
       async (request, reply) => {

@@ -3,16 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { acceptInvitation, showInvitation } from '../../admin/invitations.js';
 import { PASSWORD_MAX_CHARS } from '../../admin/passwords.js';
-import type { ConsoleSessions } from '../../admin/sessions.js';
-import {
-  changeOwnPassword,
-  type SignedIn,
-  signInWithAdminToken,
-  signInWithPassword,
-  signOut,
-} from '../../admin/sign-in.js';
+import type { ConsoleSessions, SignedIn } from '../../admin/sessions.js';
+import { changeOwnPassword, signInWithAdminToken, signInWithPassword, signOut } from '../../admin/sign-in.js';
 import { AccountRoleSchema } from '../../admin/users.js';
-import { invalidParam } from '../../errors.js';
+import { invalidParam, WebcapError } from '../../errors.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../responses/errors.js';
 import { signInOf } from './access.js';
@@ -68,7 +62,11 @@ export function sessionRoutes(deps: AppDeps, sessions: ConsoleSessions): Fastify
       '/console/api/session',
       {
         config: { console: 'public' },
-        schema: { hide: true, body: SignInBody, response: { 200: SessionSchema, ...errors(400, 401, 403) } },
+        schema: {
+          hide: true,
+          body: SignInBody,
+          response: { 200: SessionSchema, ...errors(400, 401, 403, 503) },
+        },
       },
       async (request, reply) => {
         const { email, password, admin_token: adminToken } = request.body;
@@ -125,7 +123,11 @@ export function sessionRoutes(deps: AppDeps, sessions: ConsoleSessions): Fastify
       '/console/api/password',
       {
         config: { console: 'session' },
-        schema: { hide: true, body: PasswordBody, response: { 204: Type.Null(), ...errors(400, 401, 403) } },
+        schema: {
+          hide: true,
+          body: PasswordBody,
+          response: { 204: Type.Null(), ...errors(400, 401, 403, 409, 503) },
+        },
       },
       async (request, reply) => {
         await changeOwnPassword(signInDeps, signInOf(request).session, {
@@ -166,16 +168,19 @@ export function sessionRoutes(deps: AppDeps, sessions: ConsoleSessions): Fastify
           hide: true,
           params: InviteParams,
           body: AcceptBody,
-          response: { 200: SessionSchema, ...errors(400, 403, 404, 409) },
+          response: { 200: SessionSchema, ...errors(400, 401, 403, 404, 409, 503) },
         },
       },
       async (request, reply) => {
-        const { userId } = await acceptInvitation(signInDeps, request.params.token, {
+        const { credential } = await acceptInvitation(signInDeps, request.params.token, {
           name: request.body.name,
           password: request.body.password,
           ip: request.ip,
         });
-        return opened(request, reply, await sessions.start(userId));
+        const signedIn = await sessions.start(credential);
+        // Reset or deactivated by an operator in the instant since: the user exists; they sign in.
+        if (signedIn === undefined) throw new WebcapError('unauthorized', 'sign in');
+        return opened(request, reply, signedIn);
       },
     );
   };
