@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { errorResponse, WebcapError } from '../errors.js';
 import { callerOfKey } from '../http/auth.js';
 import { createLogger } from '../logging.js';
-import { createRuntime, type Runtime } from '../main.js';
+import { createRuntime, type Runtime } from '../runtime.js';
 import type { Backend } from '../mcp/backend.js';
 import { InProcessBackend } from '../mcp/in-process.js';
 import { RemoteBackend } from '../mcp/remote.js';
