@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CaptureParams } from '../engines/capture/params.js';
 import { WebcapError } from '../errors.js';
-import { captureRequest } from '../http/capture-schema.js';
+import { captureRequest } from '../requests/capture.js';
 import type { BlobStore } from '../store/blobs.js';
 import { FsBlobStore } from '../store/blobs-fs.js';
 import { cacheKey, getCached, putCached } from './result-cache.js';

@@ -1,10 +1,18 @@
 import { type Static, type TObject, Type } from 'typebox';
 import { DEVICE_NAMES } from '../browser/devices.js';
+import type { CallSpec } from '../calls/call-spec.js';
 import type { Delivery } from '../calls/capture.js';
 import type { CaptureFormat, CaptureParams } from '../engines/capture/params.js';
 import { invalidParam } from '../errors.js';
-import { cacheOf, pageFields, pageParamsOf, type WaitUntilInput, WaitUntilList } from './page-schema.js';
-import { asyncFields, Flag, flag } from './schemas.js';
+import { asyncFields, Flag, flag } from './common-fields.js';
+import {
+  cacheOf,
+  pageFields,
+  pageParamsOf,
+  WaitEventSchema,
+  type WaitUntilInput,
+  WaitUntilList,
+} from './page.js';
 
 /** The capture parameters both /v1/capture and the legacy /capture take (spec, GET /v1/capture). */
 export const captureFields = {
@@ -50,6 +58,14 @@ export const v1CaptureFields = {
   wait_until: Type.Optional(WaitUntilList),
 };
 
+/** What the legacy /capture adds: full_page_scroll on by default, a numeric quality, one wait event, cookie banners. */
+export const legacyCaptureFields = {
+  full_page_scroll: Type.Optional(Flag),
+  image_quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  wait_until: Type.Optional(WaitEventSchema),
+  remove_cookie_banners: Type.Optional(Flag),
+};
+
 /**
  * A validated capture request of either generation: the common fields, and those whose form
  * differs (image_quality as text in v1, a number in the legacy endpoint; one wait event or
@@ -68,14 +84,15 @@ function alias(name: string, a: number | undefined, b: number | undefined): numb
 }
 
 /**
- * Engine parameters and delivery from a validated request; the legacy generation has the earlier
- * endpoint's defaults and takes remove_cookie_banners; `baseUrl` is where hosted files are linked from.
+ * The call of a validated request, its engine parameters and delivery; the legacy generation has
+ * the earlier endpoint's defaults and takes remove_cookie_banners; `baseUrl` is where hosted files
+ * are linked from.
  */
 export function captureRequest(
   input: CaptureInput,
   generation: 'v1' | 'legacy',
   baseUrl: string,
-): { params: CaptureParams; delivery: Delivery } {
+): CallSpec<'capture'> {
   const legacy = generation === 'legacy';
   const format: CaptureFormat = input.format === 'jpg' ? 'jpeg' : (input.format ?? 'png');
   const quality = input.image_quality === undefined ? 80 : Number(input.image_quality);
@@ -110,5 +127,5 @@ export function captureRequest(
       : null,
     baseUrl,
   };
-  return { params, delivery };
+  return { engine: 'capture', params, delivery };
 }
