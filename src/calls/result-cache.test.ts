@@ -80,7 +80,7 @@ describe('cacheKey', () => {
       s3_url: true,
       s3_access_key_id: 'AKIA',
       s3_secret_key: 'secret',
-      s3_bucket: 'b',
+      s3_bucket: 'shots',
       s3_object_key: 'k.png',
       s3_region: 'eu-west-3',
       storage_endpoint: 'https://s3.example.com',

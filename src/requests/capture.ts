@@ -1,9 +1,10 @@
 import { type Static, type TObject, Type } from 'typebox';
 import { DEVICE_NAMES } from '../browser/devices.js';
 import type { CallSpec } from '../calls/call-spec.js';
-import type { Delivery } from '../calls/capture.js';
+import type { Delivery } from '../calls/delivery.js';
 import type { CaptureFormat, CaptureParams } from '../engines/capture/params.js';
 import { invalidParam } from '../errors.js';
+import { callerBucketFields, callerBucketOf } from './caller-bucket.js';
 import { asyncFields, Flag, flag } from './common-fields.js';
 import {
   cacheOf,
@@ -37,13 +38,7 @@ export const captureFields = {
     Type.Number({ minimum: 0.5, maximum: 4, description: 'device scale factor, default 1' }),
   ),
   selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-  s3_url: Type.Optional(Flag),
-  s3_access_key_id: Type.Optional(Type.String({ maxLength: 256 })),
-  s3_secret_key: Type.Optional(Type.String({ maxLength: 256 })),
-  s3_bucket: Type.Optional(Type.String({ maxLength: 256 })),
-  s3_object_key: Type.Optional(Type.String({ maxLength: 1024 })),
-  s3_region: Type.Optional(Type.String({ maxLength: 64 })),
-  storage_endpoint: Type.Optional(Type.String({ maxLength: 2048 })),
+  ...callerBucketFields,
   response_type: Type.Optional(Type.Enum(['image', 'json', 'base64'], { default: 'image' })),
   ...asyncFields,
 };
@@ -97,7 +92,6 @@ export function captureRequest(
   const format: CaptureFormat = input.format === 'jpg' ? 'jpeg' : (input.format ?? 'png');
   const quality = input.image_quality === undefined ? 80 : Number(input.image_quality);
   const fullPageScroll = input.full_page_scroll === undefined ? legacy : flag(input.full_page_scroll);
-  const s3Wanted = flag(input.s3_url);
   const params: CaptureParams = {
     format,
     device: input.device ?? null,
@@ -115,16 +109,7 @@ export function captureRequest(
   const delivery: Delivery = {
     responseType: input.response_type ?? 'image',
     cache: cacheOf(input),
-    s3: s3Wanted
-      ? {
-          s3_access_key_id: input.s3_access_key_id,
-          s3_secret_key: input.s3_secret_key,
-          s3_bucket: input.s3_bucket,
-          s3_object_key: input.s3_object_key,
-          s3_region: input.s3_region,
-          storage_endpoint: input.storage_endpoint,
-        }
-      : null,
+    s3: callerBucketOf(input),
     baseUrl,
   };
   return { engine: 'capture', params, delivery };
