@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logging.js';
-import { createRuntime, type Runtime } from '../src/main.js';
+import { createRuntime, type Runtime } from '../src/runtime.js';
 
 /** Where the generated types are committed. */
 export const SDK_TYPES_FILE = fileURLToPath(new URL('../clients/typescript/src/openapi.ts', import.meta.url));

@@ -4,7 +4,7 @@ import { processTree } from '../src/browser/process-tree.js';
 import { loadConfig } from '../src/config.js';
 import { CloseError } from '../src/lifecycle.js';
 import { createLogger } from '../src/logging.js';
-import { createRuntime } from '../src/main.js';
+import { createRuntime } from '../src/runtime.js';
 import { isAlive } from './helpers/chromium.js';
 import { databaseEnv, dropDatabase, freshDatabase, tempDir } from './helpers/databases.js';
 

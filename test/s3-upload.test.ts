@@ -4,8 +4,9 @@ import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type UploadOptions, uploadToCallerBucket } from '../src/engines/capture/s3-upload.js';
+import { type UploadOptions, uploadToCallerBucket } from '../src/calls/s3-upload.js';
 import { errorResponse, WebcapError } from '../src/errors.js';
+import { type CallerBucketParams, checkCallerBucket } from '../src/requests/caller-bucket.js';
 import { type RawAnswer, rawResponse, startRawEndpoint } from './helpers/raw-endpoint.js';
 import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.js';
 
@@ -43,6 +44,16 @@ const callerParams = (overrides: Record<string, string> = {}) => ({
   storage_endpoint: s3.endpoint,
   ...overrides,
 });
+
+/** The request's s3_* parameters checked into the bucket they name, then the upload, as a capture call runs them. */
+async function upload(
+  params: CallerBucketParams,
+  bytes: Uint8Array,
+  contentType: string,
+  options: UploadOptions,
+) {
+  return uploadToCallerBucket(checkCallerBucket(params), bytes, contentType, options);
+}
 
 async function readBack(key: string): Promise<{ bytes: Buffer; contentType: string | undefined }> {
   const object = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
@@ -85,7 +96,7 @@ function pinnedAgent(name: string, seen: string[]): http.Agent {
 
 describe('upload to the caller bucket: happy', () => {
   it('uploads under the given key; the object reads back byte for byte and its URL serves it', async () => {
-    const uploaded = await uploadToCallerBucket(
+    const uploaded = await upload(
       callerParams({ s3_object_key: 'shots/home.png' }),
       PNG,
       'image/png',
@@ -106,12 +117,7 @@ describe('upload to the caller bucket: happy', () => {
 
   it('encodes each key segment in the URL, which then serves the object', async () => {
     const key = 'caller dir/a+b (1)/é#?.png';
-    const uploaded = await uploadToCallerBucket(
-      callerParams({ s3_object_key: key }),
-      PNG,
-      'image/png',
-      plainAgents(),
-    );
+    const uploaded = await upload(callerParams({ s3_object_key: key }), PNG, 'image/png', plainAgents());
     expect(uploaded.url).toBe(`${s3.endpoint}/${BUCKET}/caller%20dir/a%2Bb%20%281%29/%C3%A9%23%3F.png`);
     const served = await fetch(uploaded.url);
     expect(served.status).toBe(200);
@@ -129,12 +135,7 @@ describe('upload to the caller bucket: happy', () => {
       ['image/webp', 'webp'],
       ['application/pdf', 'pdf'],
     ] as const) {
-      const uploaded = await uploadToCallerBucket(
-        callerParams(),
-        Buffer.from(contentType),
-        contentType,
-        options,
-      );
+      const uploaded = await upload(callerParams(), Buffer.from(contentType), contentType, options);
       expect(uploaded.key).toMatch(new RegExp(`^webcap/2030/06/07/[A-Za-z0-9_-]{16}\\.${extension}$`));
       expect((await readBack(uploaded.key)).contentType).toBe(contentType);
       keys.push(uploaded.key);
@@ -151,7 +152,7 @@ describe('upload to the caller bucket: happy', () => {
       ['pinned/small.png', PNG],
       ['pinned/large.png', large],
     ] as const) {
-      const uploaded = await uploadToCallerBucket(
+      const uploaded = await upload(
         callerParams({ storage_endpoint: endpoint, s3_object_key: key }),
         bytes,
         'image/png',
@@ -169,7 +170,7 @@ describe('upload to the caller bucket: errors', () => {
   // s3rver knows only the S3RVER key id; it checks the key id of SigV4 requests but not the signature.
   it('is 400 naming the S3 error for an unknown access key id', async () => {
     const params = callerParams({ s3_access_key_id: 'AKIAWRONGWRONGWRONG1', s3_object_key: 'denied.png' });
-    expect(await failure(uploadToCallerBucket(params, PNG, 'image/png', plainAgents()))).toEqual({
+    expect(await failure(upload(params, PNG, 'image/png', plainAgents()))).toEqual({
       status: 400,
       error: 'Bad Request: s3 upload failed (InvalidAccessKeyId)',
     });
@@ -178,7 +179,7 @@ describe('upload to the caller bucket: errors', () => {
 
   it('is 400 naming the S3 error for a bucket that does not exist', async () => {
     const params = callerParams({ s3_bucket: 'no-such-bucket' });
-    expect(await failure(uploadToCallerBucket(params, PNG, 'image/png', plainAgents()))).toEqual({
+    expect(await failure(upload(params, PNG, 'image/png', plainAgents()))).toEqual({
       status: 400,
       error: 'Bad Request: s3 upload failed (NoSuchBucket)',
     });
@@ -190,7 +191,7 @@ describe('upload to the caller bucket: errors', () => {
     const { port } = closed.address() as net.AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     const params = callerParams({ storage_endpoint: `http://127.0.0.1:${port}` });
-    expect(await failure(uploadToCallerBucket(params, PNG, 'image/png', plainAgents()))).toEqual({
+    expect(await failure(upload(params, PNG, 'image/png', plainAgents()))).toEqual({
       status: 400,
       error: 'Bad Request: s3 upload failed (storage endpoint unreachable: ECONNREFUSED)',
     });
@@ -201,7 +202,7 @@ describe('upload to the caller bucket: errors', () => {
     try {
       const params = callerParams({ storage_endpoint: silent.endpoint });
       const options = { ...plainAgents(), timeoutMs: 300 };
-      expect(await failure(uploadToCallerBucket(params, PNG, 'image/png', options))).toEqual({
+      expect(await failure(upload(params, PNG, 'image/png', options))).toEqual({
         status: 400,
         error: 'Bad Request: s3 upload failed (storage endpoint did not answer within 300 ms)',
       });
@@ -258,7 +259,7 @@ describe('upload to the caller bucket: errors', () => {
     const endpoint = await startRawEndpoint(answer);
     try {
       const params = callerParams({ storage_endpoint: endpoint.endpoint });
-      expect(await failure(uploadToCallerBucket(params, PNG, 'image/png', plainAgents()))).toEqual({
+      expect(await failure(upload(params, PNG, 'image/png', plainAgents()))).toEqual({
         status: 400,
         error: `Bad Request: s3 upload failed (${why})`,
       });
@@ -284,7 +285,7 @@ describe('upload to the caller bucket: errors', () => {
   ])('is 400 naming the parameter for %j, before any connection', async (override, message) => {
     const seen: string[] = [];
     const options = { ...plainAgents(), httpAgent: pinnedAgent('never', seen) };
-    expect(await failure(uploadToCallerBucket(callerParams(override), PNG, 'image/png', options))).toEqual({
+    expect(await failure(upload(callerParams(override), PNG, 'image/png', options))).toEqual({
       status: 400,
       error: message,
     });
@@ -301,7 +302,7 @@ describe('upload to the caller bucket: security', () => {
       storage_endpoint: s3.endpoint.replace('127.0.0.1', 'internal.webcap.test'),
       s3_object_key: 'guarded.png',
     });
-    const error = await uploadToCallerBucket(params, PNG, 'image/png', {
+    const error = await upload(params, PNG, 'image/png', {
       ...plainAgents(),
       httpAgent: new http.Agent({ lookup }),
     }).catch((caught: unknown) => caught);
@@ -315,14 +316,14 @@ describe('upload to the caller bucket: security', () => {
     const withUserinfo = callerParams({
       storage_endpoint: s3.endpoint.replace('http://', 'http://user:pass@'),
     });
-    expect(await failure(uploadToCallerBucket(withUserinfo, PNG, 'image/png', plainAgents()))).toEqual({
+    expect(await failure(upload(withUserinfo, PNG, 'image/png', plainAgents()))).toEqual({
       status: 400,
       error:
         'Bad Request: storage_endpoint must not carry credentials; use s3_access_key_id and s3_secret_key',
     });
     const secret = 'super-secret-value-0123456789';
     const denied = callerParams({ s3_access_key_id: 'AKIAWRONGWRONGWRONG1', s3_secret_key: secret });
-    const response = await failure(uploadToCallerBucket(denied, PNG, 'image/png', plainAgents()));
+    const response = await failure(upload(denied, PNG, 'image/png', plainAgents()));
     expect(response.error).not.toContain(secret);
   });
 
@@ -330,7 +331,7 @@ describe('upload to the caller bucket: security', () => {
     'refuses the object key %j, which could resolve outside the bucket or the key',
     async (key) => {
       const response = await failure(
-        uploadToCallerBucket(callerParams({ s3_object_key: key }), PNG, 'image/png', plainAgents()),
+        upload(callerParams({ s3_object_key: key }), PNG, 'image/png', plainAgents()),
       );
       expect(response.status).toBe(400);
       expect(response.error).toMatch(/^Bad Request: s3_object_key must not contain/);

@@ -4,25 +4,35 @@ import type { ContentParams } from '../engines/content/params.js';
 import type { CrawlParams, CrawlResult } from '../engines/crawler/crawl.js';
 import { analyzeCall } from './analyze.js';
 import type { CachedOutcome } from './cached-call.js';
-import { type CaptureOutcome, captureCall, checkCapture, type Delivery } from './capture.js';
+import { type CaptureOutcome, captureCall, checkCapture } from './capture.js';
 import { contentCall } from './content.js';
 import { checkCrawl, crawlCall, crawlerBody } from './crawl.js';
+import type { Delivery } from './delivery.js';
 import { type CallDeps, checkPage } from './deps.js';
 import { enveloped, type JsonOutcome } from './json-result.js';
 import type { Caller } from './metering.js';
 
 type Cache = { readonly ttlSeconds: number } | null;
 
-/** A billable call described as data, whichever way it is answered: at once, or later as a job. Every member is plain JSON. */
-export type CallSpec =
-  | { readonly engine: 'capture'; readonly params: CaptureParams; readonly delivery: Delivery }
-  | { readonly engine: 'content'; readonly params: ContentParams; readonly cache: Cache }
-  | { readonly engine: 'analyze'; readonly params: AnalyzeParams; readonly cache: Cache }
-  | { readonly engine: 'website-crawler'; readonly params: CrawlParams; readonly pageSource: boolean };
+/** What each engine's call carries besides its name. Every member is plain JSON. */
+interface CallSpecs {
+  readonly capture: { readonly params: CaptureParams; readonly delivery: Delivery };
+  readonly content: { readonly params: ContentParams; readonly cache: Cache };
+  readonly analyze: { readonly params: AnalyzeParams; readonly cache: Cache };
+  readonly 'website-crawler': { readonly params: CrawlParams; readonly pageSource: boolean };
+}
+
+/** The engines a billable call runs on. */
+export type Engine = keyof CallSpecs;
+
+/** A billable call described as data, whichever way it is answered: at once, or later as a job. */
+export type CallSpec<E extends Engine = Engine> = {
+  [K in E]: { readonly engine: K } & CallSpecs[K];
+}[E];
 
 /** A call as a job stores it: its result is JSON, so a capture's delivery is (an image cannot be a job's result). */
 export type JobSpec =
-  | Exclude<CallSpec, { readonly engine: 'capture' }>
+  | CallSpec<Exclude<Engine, 'capture'>>
   | {
       readonly engine: 'capture';
       readonly params: CaptureParams;
@@ -36,16 +46,22 @@ export function asJob(spec: CallSpec): JobSpec {
   return { ...spec, delivery: { ...spec.delivery, responseType } };
 }
 
-/** What a call produced, by engine; its transport shapes the answer. */
-export type CallOutcome =
-  | { readonly engine: 'capture'; readonly outcome: CaptureOutcome }
-  | { readonly engine: 'content' | 'analyze'; readonly outcome: JsonOutcome }
-  | {
-      readonly engine: 'website-crawler';
-      /** The crawler keeps no cache: `cache` is always null. */
-      readonly outcome: CachedOutcome<CrawlResult>;
-      readonly pageSource: boolean;
-    };
+/** What each engine's call produced; its transport shapes the answer. */
+interface CallOutcomes {
+  readonly capture: { readonly outcome: CaptureOutcome };
+  readonly content: { readonly outcome: JsonOutcome };
+  readonly analyze: { readonly outcome: JsonOutcome };
+  readonly 'website-crawler': {
+    /** The crawler keeps no cache: `cache` is always null. */
+    readonly outcome: CachedOutcome<CrawlResult>;
+    readonly pageSource: boolean;
+  };
+}
+
+/** What a call on engine E produced. */
+export type CallOutcome<E extends Engine = Engine> = {
+  [K in E]: { readonly engine: K } & CallOutcomes[K];
+}[E];
 
 /** Refuses what the call cannot run with, before anything is reserved: the checks its synchronous form makes first. */
 export async function checkCall(deps: CallDeps, spec: CallSpec): Promise<void> {
@@ -60,22 +76,37 @@ export async function checkCall(deps: CallDeps, spec: CallSpec): Promise<void> {
   }
 }
 
-/** Runs the call through its one path (checks, cache, metering, engine, delivery). */
-export async function performCall(deps: CallDeps, caller: Caller, spec: CallSpec): Promise<CallOutcome> {
-  switch (spec.engine) {
-    case 'capture':
-      return { engine: 'capture', outcome: await captureCall(deps, caller, spec.params, spec.delivery) };
-    case 'content':
-      return { engine: 'content', outcome: await contentCall(deps, caller, spec.params, spec.cache) };
-    case 'analyze':
-      return { engine: 'analyze', outcome: await analyzeCall(deps, caller, spec.params, spec.cache) };
-    case 'website-crawler':
-      return {
-        engine: 'website-crawler',
-        outcome: { ...(await crawlCall(deps, caller, spec.params)), cache: null },
-        pageSource: spec.pageSource,
-      };
-  }
+type Run<E extends Engine> = (deps: CallDeps, caller: Caller, spec: CallSpec<E>) => Promise<CallOutcome<E>>;
+
+/** Each engine's path (checks, cache, metering, engine, delivery). */
+const RUN: { readonly [E in Engine]: Run<E> } = {
+  capture: async (deps, caller, spec) => ({
+    engine: 'capture',
+    outcome: await captureCall(deps, caller, spec.params, spec.delivery),
+  }),
+  content: async (deps, caller, spec) => ({
+    engine: 'content',
+    outcome: await contentCall(deps, caller, spec.params, spec.cache),
+  }),
+  analyze: async (deps, caller, spec) => ({
+    engine: 'analyze',
+    outcome: await analyzeCall(deps, caller, spec.params, spec.cache),
+  }),
+  'website-crawler': async (deps, caller, spec) => ({
+    engine: 'website-crawler',
+    outcome: { ...(await crawlCall(deps, caller, spec.params)), cache: null },
+    pageSource: spec.pageSource,
+  }),
+};
+
+/** Runs the call through its one path; the outcome is the spec's engine's, known to the caller's types. */
+export function performCall<E extends Engine>(
+  deps: CallDeps,
+  caller: Caller,
+  spec: CallSpec<E>,
+): Promise<CallOutcome<E>> {
+  const run: Run<E> = RUN[spec.engine];
+  return run(deps, caller, spec);
 }
 
 /**

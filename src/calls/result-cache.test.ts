@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CaptureParams } from '../engines/capture/params.js';
 import { WebcapError } from '../errors.js';
-import { captureRequest } from '../http/capture-schema.js';
+import { captureRequest } from '../requests/capture.js';
 import type { BlobStore } from '../store/blobs.js';
 import { FsBlobStore } from '../store/blobs-fs.js';
 import { cacheKey, getCached, putCached } from './result-cache.js';
@@ -80,7 +80,7 @@ describe('cacheKey', () => {
       s3_url: true,
       s3_access_key_id: 'AKIA',
       s3_secret_key: 'secret',
-      s3_bucket: 'b',
+      s3_bucket: 'shots',
       s3_object_key: 'k.png',
       s3_region: 'eu-west-3',
       storage_endpoint: 'https://s3.example.com',

@@ -14,7 +14,7 @@ import type {
 } from '@webcap/sdk';
 import { Argument, Command, Option } from 'commander';
 import { WebcapError } from '../errors.js';
-import { customFieldsOf } from '../http/analyze-schema.js';
+import { customFieldsOf } from '../requests/analyze.js';
 import { ANALYZE_FIELDS, CAPTURE_FIELDS, CONTENT_FIELDS, CRAWL_FIELDS } from './call-fields.js';
 import { addFieldOptions, type CallParameters, callParameters, type Fields } from './call-options.js';
 import { CallFailure, UsageError } from './cli-errors.js';

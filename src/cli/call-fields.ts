@@ -1,13 +1,12 @@
-import { analyzeFields } from '../http/analyze-schema.js';
-import { v1CaptureFields } from '../http/capture-schema.js';
-import { v1ContentFields } from '../http/content-schema.js';
-import { crawlerFields } from '../http/crawler-schema.js';
+import { analyzeFields } from '../requests/analyze.js';
+import { v1CaptureFields } from '../requests/capture.js';
+import { v1ContentFields } from '../requests/content.js';
+import { crawlerFields } from '../requests/crawler.js';
 import type { Fields } from './call-options.js';
 
 /*
- * The query parameters of each v1 endpoint a verb calls, from the schema modules its route is
- * built on (the route modules themselves would load the whole HTTP stack into every `webcap`
- * command); test/cli-verbs.test.ts checks each set against the parameters the served
+ * The query parameters of each v1 endpoint a verb calls, from the request modules its route is
+ * built on; test/cli-verbs.test.ts checks each set against the parameters the served
  * /openapi.json declares.
  */
 

@@ -1,15 +1,15 @@
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Webcap } from '@webcap/sdk';
+import { callerOfKey } from '../calls/caller.js';
 import type { Config } from '../config.js';
 import { errorResponse, WebcapError } from '../errors.js';
-import { callerOfKey } from '../http/auth.js';
 import { createLogger } from '../logging.js';
-import { createRuntime, type Runtime } from '../main.js';
 import type { Backend } from '../mcp/backend.js';
 import { InProcessBackend } from '../mcp/in-process.js';
 import { RemoteBackend } from '../mcp/remote.js';
 import { createMcpServer } from '../mcp/server.js';
+import { createRuntime, type Runtime } from '../runtime.js';
 import { UsageError } from './cli-errors.js';
 import { givenServer } from './client-options.js';
 

@@ -1,4 +1,4 @@
-import type { Runtime } from '../main.js';
+import type { Runtime } from '../runtime.js';
 
 /**
  * On SIGTERM or SIGINT, stops the runtime gracefully once (Runtime.shutdown: readiness fails,

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { buildOrUnwind } from '../lifecycle.js';
-import { createRuntime, type Runtime, type RuntimeOptions } from '../main.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
 
 /**
  * Starts a runtime and runs what a command does with it before it serves (bootstrap, listen);

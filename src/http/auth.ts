@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { KeyCache } from '../billing/key-cache.js';
-import type { KeyVerification } from '../billing/keys.js';
+import { callerOfKey } from '../calls/caller.js';
 import type { Caller } from '../calls/metering.js';
 import type { Clock } from '../clock.js';
 import { WebcapError } from '../errors.js';
@@ -78,46 +78,10 @@ export function keyBeforeBody(request: FastifyRequest, generation: ApiGeneration
   );
 }
 
-const REJECTIONS = {
-  unknown: new WebcapError('invalid_key'),
-  inactive: new WebcapError('invalid_key', 'key is inactive'),
-  expired: new WebcapError('invalid_key', 'key has expired'),
-  account_inactive: new WebcapError('forbidden', 'account deactivated'),
-} as const;
-
 /** The caller of an authenticated route (its auth hook has run). */
 export function callerOf(request: FastifyRequest): Caller {
   if (request.auth === null) throw new WebcapError('invalid_key');
   return request.auth;
-}
-
-/** The caller of a key's verdict, or the 401/403 the spec gives for it. */
-function callerOfVerdict(result: KeyVerification): Caller {
-  if (!result.ok) throw REJECTIONS[result.reason];
-  return { account: result.account, key: result.key };
-}
-
-/**
- * The caller a presented key stands for at `now`, or the 401/403 the spec gives: the one check of
- * a key, for the REST routes, the MCP endpoint and `webcap mcp` alike.
- */
-export async function callerOfKey(keys: KeyCache, plaintext: string | undefined, now: Date): Promise<Caller> {
-  if (plaintext === undefined || plaintext === '') throw REJECTIONS.unknown;
-  return callerOfVerdict(await keys.verify(plaintext, now));
-}
-
-/**
- * The caller a key of `accountId`, named by its id, stands for at `now`: the playground's calls,
- * checked as a presented key is (active, unexpired, its account active); another account's key is
- * unknown (401).
- */
-export async function callerOfKeyId(
-  keys: KeyCache,
-  keyId: string,
-  accountId: string,
-  now: Date,
-): Promise<Caller> {
-  return callerOfVerdict(await keys.verifyId(keyId, accountId, now));
 }
 
 /** What the key check needs: the keys, the time, and the console session check of a playground call. */

@@ -3,26 +3,13 @@ import { asJob, type CallSpec, type JobSpec, performCall } from '../calls/call-s
 import { crawlerBody } from '../calls/crawl.js';
 import { enveloped } from '../calls/json-result.js';
 import { invalidParam } from '../errors.js';
+import { type AsyncInput, wantsAsync } from '../requests/common-fields.js';
 import { callerOf } from './auth.js';
 import type { AppDeps } from './deps.js';
-import { flag } from './schemas.js';
-
-/** The async parameters of a validated request (schemas.ts asyncFields). */
-export interface AsyncInput {
-  readonly is_async?: boolean | '1' | '0';
-  readonly webhook_url?: string;
-}
 
 /** Where hosted files are linked from: PUBLIC_BASE_URL, else the address the request came to. */
 export function baseUrlOf(deps: AppDeps, request: FastifyRequest): string {
   return deps.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
-}
-
-/** Whether the call is to run as a job; webhook_url without is_async is a 400. */
-function wantsAsync(input: AsyncInput): boolean {
-  const isAsync = flag(input.is_async);
-  if (!isAsync && input.webhook_url !== undefined) throw invalidParam('webhook_url', 'needs is_async=true');
-  return isAsync;
 }
 
 // Printable ASCII without spaces at the ends, as the IETF Idempotency-Key draft's examples use.

@@ -10,7 +10,7 @@ import type { RequestLog } from '../stats/request-log.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Store } from '../store/db.js';
 
-/** Everything the HTTP layer needs; main.ts builds it, tests build their own. */
+/** Everything the HTTP layer needs; runtime.ts builds it, tests build their own. */
 export interface AppDeps {
   readonly config: Config;
   readonly store: Store;

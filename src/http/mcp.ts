@@ -1,10 +1,10 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { callerOfKey } from '../calls/caller.js';
 import type { Caller } from '../calls/metering.js';
 import { WebcapError } from '../errors.js';
 import { InProcessBackend } from '../mcp/in-process.js';
 import { createMcpServer } from '../mcp/server.js';
-import { callerOfKey } from './auth.js';
 import { bearerToken } from './bearer.js';
 import { baseUrlOf } from './call-response.js';
 import type { AppDeps } from './deps.js';

@@ -18,7 +18,8 @@ import {
   staleJobIds,
 } from './job-store.js';
 import type { JobQueue } from './queue.js';
-import { JobRunner, type RunnerDeps, type StoredCall } from './runner.js';
+import { JobRunner, type RunnerDeps } from './runner.js';
+import type { StoredCall } from './stored-call.js';
 
 export interface JobsDeps extends RunnerDeps {
   readonly queue: JobQueue;

@@ -24,13 +24,8 @@ import {
 } from './job-store.js';
 import type { RunOutcome } from './queue.js';
 import type { Sealer } from './sealed.js';
+import { openStoredCall, type StoredCall } from './stored-call.js';
 import type { WebhookDelivery, Webhooks } from './webhooks.js';
-
-/** What a job stores, sealed: the call to run and where to report its end. */
-export interface StoredCall {
-  readonly spec: JobSpec;
-  readonly webhookUrl: string | null;
-}
 
 export interface RunnerDeps {
   readonly db: Db;
@@ -126,7 +121,7 @@ export class JobRunner {
     // Undefined when the process let the run go before its call ended.
     let end: JobEnd | undefined;
     try {
-      const stored = this.deps.sealer.open<StoredCall>(job.params);
+      const stored = openStoredCall(this.deps.sealer, job.params);
       const body = await Promise.race([this.attempt(job, stored.spec), lettingGo]);
       if (body !== LET_GO) {
         const key = resultKey(job.id);

@@ -7,10 +7,11 @@ import type { CallDeps } from '../calls/deps.js';
 import type { Caller } from '../calls/metering.js';
 import type { ContentResult } from '../engines/content/params.js';
 import { errorResponse, invalidParam, WebcapError } from '../errors.js';
-import { analyzeRequest } from '../http/analyze-schema.js';
-import { captureRequest } from '../http/capture-schema.js';
-import { contentRequest } from '../http/content-schema.js';
 import type { Jobs } from '../jobs/jobs.js';
+import { analyzeRequest } from '../requests/analyze.js';
+import { captureRequest } from '../requests/capture.js';
+import { contentRequest } from '../requests/content.js';
+import { crawlerRequest } from '../requests/crawler.js';
 import type { Metrics } from '../stats/metrics.js';
 import type { RequestLog } from '../stats/request-log.js';
 import type { Db } from '../store/db.js';
@@ -76,10 +77,9 @@ export class InProcessBackend implements Backend {
       // Without an address that serves links, the bytes are the answer and are saved instead.
       const delivery =
         baseUrl === null ? { ...request.delivery, responseType: 'image' as const } : request.delivery;
-      const spec: CallSpec = { engine: 'capture', params: request.params, delivery };
+      const spec = { ...request, delivery };
       if (args.async === true) return this.submit(caller, spec);
       const done = await performCall(this.deps.calls, caller, spec);
-      if (done.engine !== 'capture') throw new Error('a capture call answered another engine');
       const { result, body } = done.outcome.value;
       const savedTo =
         'dir' in destination ? await saveCapture(destination.dir, result.bytes, result.format) : null;
@@ -99,7 +99,7 @@ export class InProcessBackend implements Backend {
 
   content(args: ContentArgs): Promise<Submitted | Done<ContentResult>> {
     return this.run<Submitted | Done<ContentResult>>('content', async (caller) => {
-      const spec: CallSpec = { engine: 'content', ...contentRequest(apiParams.content(args), 'v1') };
+      const spec = contentRequest(apiParams.content(args), 'v1');
       if (args.async === true) return this.submit(caller, spec);
       return this.json<ContentResult>(caller, spec);
     });
@@ -107,7 +107,7 @@ export class InProcessBackend implements Backend {
 
   analyze(args: AnalyzeArgs): Promise<Submitted | Done<Record<string, unknown>>> {
     return this.run<Submitted | Done<Record<string, unknown>>>('analyze', async (caller) => {
-      const spec: CallSpec = { engine: 'analyze', ...analyzeRequest(apiParams.analyze(args)) };
+      const spec = analyzeRequest(apiParams.analyze(args));
       if (args.async === true) return this.submit(caller, spec);
       return this.json<Record<string, unknown>>(caller, spec);
     });
@@ -115,15 +115,9 @@ export class InProcessBackend implements Backend {
 
   crawl(args: CrawlArgs): Promise<Submitted | Done<CrawledPage>> {
     return this.run<Submitted | Done<CrawledPage>>('website-crawler', async (caller) => {
-      const params = apiParams.crawl(args);
-      const spec: CallSpec = {
-        engine: 'website-crawler',
-        params: { url: params.query, allowRedirects: params.allow_redirects },
-        pageSource: params.return_page_source,
-      };
+      const spec = crawlerRequest(apiParams.crawl(args));
       if (args.async === true) return this.submit(caller, spec);
       const done = await performCall(this.deps.calls, caller, spec);
-      if (done.engine !== 'website-crawler') throw new Error('a crawler call answered another engine');
       const { statusCode, finalUrl, contentType, html } = done.outcome.value;
       const page: CrawledPage = { statusCode, finalUrl, contentType, html };
       return { value: { kind: 'done', value: page }, status: 200, billed: done.outcome.billed };
@@ -157,9 +151,8 @@ export class InProcessBackend implements Backend {
     return { value: { kind: 'job', jobId: job.id, status: job.status }, status: 202, billed: false };
   }
 
-  private async json<T>(caller: Caller, spec: CallSpec): Promise<Ran<Done<T>>> {
+  private async json<T>(caller: Caller, spec: CallSpec<'content' | 'analyze'>): Promise<Ran<Done<T>>> {
     const done = await performCall(this.deps.calls, caller, spec);
-    if (done.engine !== 'content' && done.engine !== 'analyze') throw new Error('not a JSON call');
     const value = JSON.parse(done.outcome.value.toString()) as T;
     return { value: { kind: 'done', value }, status: 200, billed: done.outcome.billed };
   }

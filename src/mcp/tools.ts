@@ -2,12 +2,12 @@ import { type Static, type TObject, type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { CUSTOM_LIMITS } from '../engines/analyze/params.js';
 import { invalidParam } from '../errors.js';
-import { analyzeFields } from '../http/analyze-schema.js';
-import { captureFields } from '../http/capture-schema.js';
-import { pageFields } from '../http/page-schema.js';
+import { analyzeFields } from '../requests/analyze.js';
+import { captureFields } from '../requests/capture.js';
+import { pageFields } from '../requests/page.js';
 
 /*
- * The MCP tools' input schemas, made from the routes' own TypeBox fields: the same bounds and
+ * The MCP tools' input schemas, made from the requests' own TypeBox fields: the same bounds and
  * enums, without the long descriptions (the whole tools/list must stay well under 2,000 tokens
  * of an agent's context). A route's Flag (true/false or "1"/"0" for query strings) is a plain
  * boolean here: tool arguments are JSON.

@@ -2,7 +2,7 @@
  * The blob store port: bytes with a content type, an optional expiry and a few small metadata
  * fields (such as a capture's width and height), under a key. It holds
  * cache entries and hosted files; `blobs-fs.ts` (a local directory) and `blobs-s3.ts` (an
- * S3-compatible bucket) implement it, and only main.ts chooses between them. Every operation
+ * S3-compatible bucket) implement it, and only runtime.ts chooses between them. Every operation
  * settles: a store that stops answering fails it within the store's own deadline, never hangs it.
  */
 

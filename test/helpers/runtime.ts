@@ -7,8 +7,8 @@ import type { Clock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { callerOf } from '../../src/http/auth.js';
 import { createLogger } from '../../src/logging.js';
-import { createRuntime, type Runtime } from '../../src/main.js';
 import type { Resolver } from '../../src/net/resolve.js';
+import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { type DialectName, databaseEnv, dropDatabase, freshDatabase, tempDir } from './databases.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { ConsoleSessions } from '../../admin/sessions.js';
+import { callerOfKeyId } from '../../calls/caller.js';
 import type { Caller } from '../../calls/metering.js';
 import { WebcapError } from '../../errors.js';
-import { callerOfKeyId } from '../auth.js';
 import type { AppDeps } from '../deps.js';
 import { checkCsrf, checkStateChange } from './access.js';
 import { sessionTokenOf } from './session-cookie.js';

@@ -1,5 +1,5 @@
 import { type TSchema, Type } from 'typebox';
-import { CaptureJsonSchema } from '../../calls/capture.js';
+import { CaptureJsonSchema } from '../../calls/delivery.js';
 import { AnalysisDataSchema } from '../../engines/analyze/params.js';
 import { ContentResultSchema } from '../../engines/content/params.js';
 import { CrawlDataSchema } from '../../engines/crawler/crawl.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { analyzeFields, analyzeRequest } from '../../analyze-schema.js';
+import { analyzeFields, analyzeRequest } from '../../../requests/analyze.js';
 import { answerCall } from '../../call-response.js';
 import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
@@ -29,7 +29,7 @@ export function legacyAnalyzeRoutes(deps: AppDeps): FastifyPluginAsync {
     response: { 200: AnalyzeBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
     handler: (input, request, reply) => {
       reply.header('x-webcap-analyzer', deps.calls.analyze.analyzer.name);
-      return answerCall(deps, request, reply, input, { engine: 'analyze', ...analyzeRequest(input) });
+      return answerCall(deps, request, reply, input, analyzeRequest(input));
     },
   });
 }

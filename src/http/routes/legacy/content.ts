@@ -1,10 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
+import { contentFields, contentRequest, legacyContentFields } from '../../../requests/content.js';
 import { answerCall } from '../../call-response.js';
-import { contentFields, contentRequest, legacyContentFields } from '../../content-schema.js';
 import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
-import { WaitEventSchema } from '../../page-schema.js';
 import { ContentBody, JobAcceptedBody } from '../../responses/calls.js';
 import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
 
@@ -13,7 +12,6 @@ const LegacyContentParams = Type.Object(
   {
     ...contentFields,
     access_key: Type.Optional(Type.String({ maxLength: 256 })),
-    wait_until: Type.Optional(WaitEventSchema),
     ...legacyContentFields,
   },
   { additionalProperties: false },
@@ -32,6 +30,6 @@ export function legacyContentRoutes(deps: AppDeps): FastifyPluginAsync {
     params: LegacyContentParams,
     response: { 200: ContentBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
     handler: (input, request, reply) =>
-      answerCall(deps, request, reply, input, { engine: 'content', ...contentRequest(input, 'legacy') }),
+      answerCall(deps, request, reply, input, contentRequest(input, 'legacy')),
   });
 }

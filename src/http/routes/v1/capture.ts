@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
+import { captureRequest, v1CaptureFields } from '../../../requests/capture.js';
 import { answerCall, baseUrlOf } from '../../call-response.js';
-import { captureRequest, v1CaptureFields } from '../../capture-schema.js';
 import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { CaptureSuccess, JobAcceptedBody } from '../../responses/calls.js';
@@ -28,9 +28,6 @@ export function captureRoutes(deps: AppDeps): FastifyPluginAsync {
     params: V1CaptureQuery,
     response: { 200: CaptureSuccess, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
     handler: (input, request, reply) =>
-      answerCall(deps, request, reply, input, {
-        engine: 'capture',
-        ...captureRequest(input, 'v1', baseUrlOf(deps, request)),
-      }),
+      answerCall(deps, request, reply, input, captureRequest(input, 'v1', baseUrlOf(deps, request))),
   });
 }

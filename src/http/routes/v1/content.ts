@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
+import { contentRequest, v1ContentFields } from '../../../requests/content.js';
 import { answerCall } from '../../call-response.js';
-import { contentRequest, v1ContentFields } from '../../content-schema.js';
 import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { ContentBody, JobAcceptedBody } from '../../responses/calls.js';
@@ -27,7 +27,6 @@ export function contentRoutes(deps: AppDeps): FastifyPluginAsync {
     summary: "A page's metadata, links, HTML, Markdown and sitemap",
     params: V1ContentQuery,
     response: { 200: ContentBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
-    handler: (input, request, reply) =>
-      answerCall(deps, request, reply, input, { engine: 'content', ...contentRequest(input, 'v1') }),
+    handler: (input, request, reply) => answerCall(deps, request, reply, input, contentRequest(input, 'v1')),
   });
 }

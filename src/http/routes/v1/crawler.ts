@@ -1,12 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
+import { crawlerFields, crawlerRequest } from '../../../requests/crawler.js';
 import { answerCall } from '../../call-response.js';
-import { crawlerFields } from '../../crawler-schema.js';
 import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { CrawlerSuccess, JobAcceptedBody } from '../../responses/calls.js';
 import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
-import { flag } from '../../schemas.js';
 
 const CrawlerQuery = Type.Object(
   {
@@ -28,14 +27,6 @@ export function crawlerRoutes(deps: AppDeps): FastifyPluginAsync {
     summary: "A page's raw HTML, without rendering",
     params: CrawlerQuery,
     response: { 200: CrawlerSuccess, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
-    handler: (input, request, reply) =>
-      answerCall(deps, request, reply, input, {
-        engine: 'website-crawler',
-        params: {
-          url: input.query,
-          allowRedirects: input.allow_redirects === undefined ? true : flag(input.allow_redirects),
-        },
-        pageSource: flag(input.return_page_source),
-      }),
+    handler: (input, request, reply) => answerCall(deps, request, reply, input, crawlerRequest(input)),
   });
 }

@@ -1,10 +1,19 @@
 import { type Static, type TObject, Type } from 'typebox';
 import { DEVICE_NAMES } from '../browser/devices.js';
-import type { Delivery } from '../calls/capture.js';
+import type { CallSpec } from '../calls/call-spec.js';
+import type { Delivery } from '../calls/delivery.js';
 import type { CaptureFormat, CaptureParams } from '../engines/capture/params.js';
 import { invalidParam } from '../errors.js';
-import { cacheOf, pageFields, pageParamsOf, type WaitUntilInput, WaitUntilList } from './page-schema.js';
-import { asyncFields, Flag, flag } from './schemas.js';
+import { callerBucketFields, callerBucketOf } from './caller-bucket.js';
+import { asyncFields, Flag, flag } from './common-fields.js';
+import {
+  cacheOf,
+  pageFields,
+  pageParamsOf,
+  WaitEventSchema,
+  type WaitUntilInput,
+  WaitUntilList,
+} from './page.js';
 
 /** The capture parameters both /v1/capture and the legacy /capture take (spec, GET /v1/capture). */
 export const captureFields = {
@@ -29,13 +38,7 @@ export const captureFields = {
     Type.Number({ minimum: 0.5, maximum: 4, description: 'device scale factor, default 1' }),
   ),
   selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-  s3_url: Type.Optional(Flag),
-  s3_access_key_id: Type.Optional(Type.String({ maxLength: 256 })),
-  s3_secret_key: Type.Optional(Type.String({ maxLength: 256 })),
-  s3_bucket: Type.Optional(Type.String({ maxLength: 256 })),
-  s3_object_key: Type.Optional(Type.String({ maxLength: 1024 })),
-  s3_region: Type.Optional(Type.String({ maxLength: 64 })),
-  storage_endpoint: Type.Optional(Type.String({ maxLength: 2048 })),
+  ...callerBucketFields,
   response_type: Type.Optional(Type.Enum(['image', 'json', 'base64'], { default: 'image' })),
   ...asyncFields,
 };
@@ -48,6 +51,14 @@ export const v1CaptureFields = {
     Type.String({ maxLength: 3, pattern: '^(100|[1-9][0-9]?)$', description: '1-100, default 80' }),
   ),
   wait_until: Type.Optional(WaitUntilList),
+};
+
+/** What the legacy /capture adds: full_page_scroll on by default, a numeric quality, one wait event, cookie banners. */
+export const legacyCaptureFields = {
+  full_page_scroll: Type.Optional(Flag),
+  image_quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  wait_until: Type.Optional(WaitEventSchema),
+  remove_cookie_banners: Type.Optional(Flag),
 };
 
 /**
@@ -68,19 +79,19 @@ function alias(name: string, a: number | undefined, b: number | undefined): numb
 }
 
 /**
- * Engine parameters and delivery from a validated request; the legacy generation has the earlier
- * endpoint's defaults and takes remove_cookie_banners; `baseUrl` is where hosted files are linked from.
+ * The call of a validated request, its engine parameters and delivery; the legacy generation has
+ * the earlier endpoint's defaults and takes remove_cookie_banners; `baseUrl` is where hosted files
+ * are linked from.
  */
 export function captureRequest(
   input: CaptureInput,
   generation: 'v1' | 'legacy',
   baseUrl: string,
-): { params: CaptureParams; delivery: Delivery } {
+): CallSpec<'capture'> {
   const legacy = generation === 'legacy';
   const format: CaptureFormat = input.format === 'jpg' ? 'jpeg' : (input.format ?? 'png');
   const quality = input.image_quality === undefined ? 80 : Number(input.image_quality);
   const fullPageScroll = input.full_page_scroll === undefined ? legacy : flag(input.full_page_scroll);
-  const s3Wanted = flag(input.s3_url);
   const params: CaptureParams = {
     format,
     device: input.device ?? null,
@@ -98,17 +109,8 @@ export function captureRequest(
   const delivery: Delivery = {
     responseType: input.response_type ?? 'image',
     cache: cacheOf(input),
-    s3: s3Wanted
-      ? {
-          s3_access_key_id: input.s3_access_key_id,
-          s3_secret_key: input.s3_secret_key,
-          s3_bucket: input.s3_bucket,
-          s3_object_key: input.s3_object_key,
-          s3_region: input.s3_region,
-          storage_endpoint: input.storage_endpoint,
-        }
-      : null,
+    s3: callerBucketOf(input),
     baseUrl,
   };
-  return { params, delivery };
+  return { engine: 'capture', params, delivery };
 }

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { invalidParam } from '../errors.js';
 
 /**
  * A boolean parameter: JSON true/false in bodies, `true|false|1|0` as text in query strings
@@ -22,3 +23,16 @@ export const asyncFields = {
     }),
   ),
 };
+
+/** The async parameters of a validated request (`asyncFields`). */
+export interface AsyncInput {
+  readonly is_async?: boolean | '1' | '0';
+  readonly webhook_url?: string;
+}
+
+/** Whether the call is to run as a job; webhook_url without is_async is a 400. */
+export function wantsAsync(input: AsyncInput): boolean {
+  const isAsync = flag(input.is_async);
+  if (!isAsync && input.webhook_url !== undefined) throw invalidParam('webhook_url', 'needs is_async=true');
+  return isAsync;
+}

@@ -8,7 +8,7 @@ import {
 } from '../browser/page-params.js';
 import { invalidParam } from '../errors.js';
 import { parseUpstreamProxy, type UpstreamProxy } from '../net/upstream-proxy.js';
-import { Flag, flag } from './schemas.js';
+import { Flag, flag } from './common-fields.js';
 
 /** The page parameters every engine that renders takes (spec, GET /v1/capture and GET /v1/content), and their parsing. */
 export const pageFields = {

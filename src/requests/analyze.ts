@@ -1,8 +1,9 @@
 import { type Static, type TObject, Type } from 'typebox';
-import { ANALYSIS_FIELDS, type AnalyzeParams, CUSTOM_LIMITS } from '../engines/analyze/params.js';
+import type { CallSpec } from '../calls/call-spec.js';
+import { ANALYSIS_FIELDS, CUSTOM_LIMITS } from '../engines/analyze/params.js';
 import { invalidParam } from '../errors.js';
-import { cacheOf, pageFields, proxyOf } from './page-schema.js';
-import { asyncFields } from './schemas.js';
+import { asyncFields } from './common-fields.js';
+import { cacheOf, pageFields, proxyOf } from './page.js';
 
 /** The analyze parameters both /v1/analyze and the legacy /analyze take (spec, GET /v1/analyze). */
 export const analyzeFields = {
@@ -84,13 +85,11 @@ export function customFieldsOf(raw: unknown): Record<string, string> {
   return fields;
 }
 
-/** Engine parameters and cache of a validated analyze request. */
-export function analyzeRequest(input: AnalyzeInput): {
-  params: AnalyzeParams;
-  cache: { ttlSeconds: number } | null;
-} {
+/** The call of a validated analyze request, its engine parameters and cache. */
+export function analyzeRequest(input: AnalyzeInput): CallSpec<'analyze'> {
   const prompt = input.custom_prompt?.trim() ?? '';
   return {
+    engine: 'analyze',
     params: {
       url: input.url.trim(),
       proxy: proxyOf(input.proxy),
