@@ -43,6 +43,7 @@ import { GuardedBlobStore } from './store/blobs-guarded.js';
 import { MemoryCachedBlobStore } from './store/blobs-memory.js';
 import { S3BlobStore } from './store/blobs-s3.js';
 import { openStore, type Store } from './store/db.js';
+import { warnOpenDataPaths } from './store/private-files.js';
 import { resolveSigningSecret } from './store/signing-secret.js';
 
 /** A running composition of the service: its store, logger and HTTP app. */
@@ -98,6 +99,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const clock = options.clock ?? systemClock;
   return buildOrUnwind(
     async (closers) => {
+      await warnOpenDataPaths(config, logger);
       const stores = await openStores(config, clock, logger, closers);
       const blobs = openBlobs(config, clock, logger, closers);
       // Runs once the engines have closed (ending the calls past the grace): the stores their

@@ -13,6 +13,7 @@ import type { Config } from '../config.js';
 import { Closers } from '../lifecycle.js';
 import { S3BlobStore } from '../store/blobs-s3.js';
 import { migrationProvider } from '../store/migrations.js';
+import { dataDirModesCheck } from './doctor-data-dir.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -772,6 +773,7 @@ export function configuredChecks(config: Config): Check[] {
     database.kind === 'sqlite' ? sqliteCheck(database.file) : postgresCheck(database.url, database.schema),
     redisCheck(config.redisUrl),
     blobsCheck(config),
+    dataDirModesCheck(config),
     signingSecretCheck(config),
     ...tokenChecks(config),
     portCheck(config),
