@@ -136,6 +136,8 @@ export interface ConsoleConfig {
   readonly sessionIdleMs: number;
   /** A session ends this long after sign-in, however much it is used. */
   readonly sessionMaxMs: number;
+  /** How long the audit rows of failed sign-ins and locks are kept. */
+  readonly signInFailureAuditMs: number;
 }
 
 /** Async jobs (docs/jobs.md): queue bounds, timing, retention, webhooks. */
@@ -455,6 +457,7 @@ export function loadConfig(env: Env): Config {
     console: Object.freeze({
       sessionIdleMs: v.CONSOLE_SESSION_IDLE_MINUTES * 60_000,
       sessionMaxMs: v.CONSOLE_SESSION_MAX_HOURS * 3_600_000,
+      signInFailureAuditMs: v.CONSOLE_SIGN_IN_FAILURE_AUDIT_DAYS * 86_400_000,
     }),
     analyzer,
   });

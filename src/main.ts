@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { pruneSignInRefusals } from './admin/audit.js';
 import { pruneConsoleRows } from './admin/sessions.js';
 import { KeyCache } from './billing/key-cache.js';
 import { capsRedisClient, RateCaps } from './billing/rate-caps.js';
@@ -445,4 +446,11 @@ async function startUpkeep(
     );
   void pruneConsole();
   every('console pruning', config.requestLogPruneIntervalMs, pruneConsole);
+  const pruneRefusals = () =>
+    pruneSignInRefusals(stores.store.db, clock(), config.console.signInFailureAuditMs).then(
+      (deleted) => deleted > 0 && logger.info({ deleted }, 'pruned failed sign-ins from the audit log'),
+      (error: unknown) => logger.error({ err: error }, 'pruning failed sign-ins from the audit log failed'),
+    );
+  void pruneRefusals();
+  every('sign-in audit pruning', config.requestLogPruneIntervalMs, pruneRefusals);
 }
