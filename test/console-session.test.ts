@@ -483,6 +483,21 @@ describe('the session cookie behind an https PUBLIC_BASE_URL', () => {
       expect((await session(`__Host-webcap_session=${token}`)).statusCode).toBe(200);
       // A cookie without the prefix may come from another host of the domain (or plain http).
       expect((await session(`webcap_session=${token}`)).statusCode).toBe(401);
+      // An invitation link is PUBLIC_BASE_URL's, whatever Host the request named.
+      const invited = await t.runtime.app.inject({
+        method: 'POST',
+        url: '/console/api/invites',
+        headers: {
+          cookie: `__Host-webcap_session=${token}`,
+          'x-csrf-token': res.json().csrf_token,
+          host: 'attacker.example',
+        },
+        payload: { email: 'new@example.com', role: 'member' },
+      });
+      expect(invited.statusCode, invited.body).toBe(201);
+      expect(invited.json().invite_url).toMatch(
+        /^https:\/\/webcap\.example\/console\/invite\/[A-Za-z0-9_-]{43}$/,
+      );
       // The published origin counts, and so does the address the page was opened at (the
       // request's own, as a browser on it sends it); any other is refused.
       const local = await t.runtime.app.inject({
