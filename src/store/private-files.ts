@@ -29,7 +29,12 @@ export async function writePrivateFile(file: string, bytes: Uint8Array): Promise
  */
 export function makePrivateSqliteFile(file: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
-  fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
+  try {
+    // 'wx': only a missing file is created; an existing one is SQLite's to open as it is.
+    fs.closeSync(fs.openSync(file, 'wx', PRIVATE_FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 /** A path under the data directory whose mode lets users other than its owner in. */
