@@ -66,7 +66,8 @@ RUN apt-get update \
 RUN groupadd --system --gid 10001 webcap \
  && useradd --system --uid 10001 --gid webcap --home-dir /tmp --no-create-home --shell /usr/sbin/nologin webcap \
  && mkdir /data \
- && chown webcap:webcap /data
+ && chown webcap:webcap /data \
+ && chmod 700 /data
 WORKDIR /app
 COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules node_modules

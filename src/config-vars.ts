@@ -1124,6 +1124,19 @@ export const CONFIG_VARS = [
     keyUnit: 'ms',
     description: 'a console session ends this long after sign-in, however much it is used',
   },
+  {
+    name: 'CONSOLE_SIGN_IN_FAILURE_AUDIT_DAYS',
+    key: 'console.signInFailureAuditMs',
+    group: 'console',
+    type: 'integer',
+    min: 1,
+    max: 3650,
+    default: 90,
+    unit: 'days',
+    keyUnit: 'ms',
+    description:
+      'audit rows of failed sign-ins and of the locks they started (`session.sign_in_failed`, `session.sign_in_locked`) older than this are deleted (every `REQUEST_LOG_PRUNE_INTERVAL_MS`): anyone can add them without an account; every other audit row is kept',
+  },
 
   // Upkeep: periodic work in every `webcap serve` and `webcap worker`.
   {

@@ -15,6 +15,19 @@ describe('redactUrl', () => {
     );
   });
 
+  it('replaces every query value of an admin or metrics request, whatever its name or case', () => {
+    expect(redactUrl('/admin/v1/accounts?token=adm1n-T0KEN&limit=5')).toBe(
+      '/admin/v1/accounts?token=[REDACTED]&limit=[REDACTED]',
+    );
+    expect(redactUrl('/ADMIN/v1/keys?adm1n-T0KEN')).toBe('/ADMIN/v1/keys?[REDACTED]');
+    expect(redactUrl('//admin?t=adm1n-T0KEN')).toBe('//admin?t=[REDACTED]');
+    expect(redactUrl('/metrics?bearer=m3trics-T0KEN')).toBe('/metrics?bearer=[REDACTED]');
+    expect(redactUrl('/metricsx?q=kept')).toBe('/metricsx?q=kept');
+    expect(redactUrl('/v1/capture?url=https://a.example/admin?x=1')).toBe(
+      '/v1/capture?url=https://a.example/admin?x=1',
+    );
+  });
+
   it('replaces the token of a console invitation link in the path', () => {
     expect(redactUrl('/console/invite/AbC_-123')).toBe('/console/invite/[REDACTED]');
     expect(redactUrl('/console/api/invites/AbC_-123/accept?x=1')).toBe(

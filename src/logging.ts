@@ -15,23 +15,32 @@ function decodedOrNull(text: string): string | null {
 /** Paths that carry a one-time token: the console's invitation links (docs/console.md). */
 const TOKEN_PATH = /^(\/console\/(?:api\/invites|invite)\/)[^/?#]+/;
 
+/*
+ * The operator's doors, whatever the case Fastify would route or refuse: their callers hold the
+ * admin or metrics token, and one pasted into the query under a name of their own choosing
+ * (`?token=`) is no credential this list knows. None of their queries is worth a token in the log.
+ */
+const OPERATOR_PATH = /^\/+(?:admin|metrics)(?:[/?]|$)/i;
+
 /**
- * The request URL with every credential in its query replaced, and the token of an invitation
- * link in its path, so that it can be logged.
+ * The request URL with every credential in its query replaced, every query value of an admin or
+ * metrics request, and the token of an invitation link in its path, so that it can be logged.
  */
 export function redactUrl(raw: string): string {
   const url = raw.replace(TOKEN_PATH, '$1[REDACTED]');
   const at = url.indexOf('?');
   if (at === -1) return url;
+  const operator = OPERATOR_PATH.test(url);
   const pairs = url
     .slice(at + 1)
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      if (eq === -1) return pair;
+      if (eq === -1) return operator && pair !== '' ? '[REDACTED]' : pair;
       const name = pair.slice(0, eq);
       const encoded = pair.slice(eq + 1);
-      if (SECRET_PARAMS.has((decodedOrNull(name) ?? name).toLowerCase())) return `${name}=[REDACTED]`;
+      if (operator || SECRET_PARAMS.has((decodedOrNull(name) ?? name).toLowerCase()))
+        return `${name}=[REDACTED]`;
       // Read as Fastify's query parser reads it: a value with a malformed escape is kept as sent.
       const value = decodedOrNull(encoded) ?? encoded;
       // `%40` too: in a value kept as sent it may still be the @ the caller meant.

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { pruneSignInRefusals } from './admin/audit.js';
 import { pruneConsoleRows } from './admin/sessions.js';
 import { KeyCache } from './billing/key-cache.js';
 import { capsRedisClient, RateCaps } from './billing/rate-caps.js';
@@ -43,6 +44,7 @@ import { GuardedBlobStore } from './store/blobs-guarded.js';
 import { MemoryCachedBlobStore } from './store/blobs-memory.js';
 import { S3BlobStore } from './store/blobs-s3.js';
 import { openStore, type Store } from './store/db.js';
+import { warnOpenDataPaths } from './store/private-files.js';
 import { resolveSigningSecret } from './store/signing-secret.js';
 
 /** A running composition of the service: its store, logger and HTTP app. */
@@ -98,6 +100,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const clock = options.clock ?? systemClock;
   return buildOrUnwind(
     async (closers) => {
+      await warnOpenDataPaths(config, logger);
       const stores = await openStores(config, clock, logger, closers);
       const blobs = openBlobs(config, clock, logger, closers);
       // Runs once the engines have closed (ending the calls past the grace): the stores their
@@ -443,4 +446,11 @@ async function startUpkeep(
     );
   void pruneConsole();
   every('console pruning', config.requestLogPruneIntervalMs, pruneConsole);
+  const pruneRefusals = () =>
+    pruneSignInRefusals(stores.store.db, clock(), config.console.signInFailureAuditMs).then(
+      (deleted) => deleted > 0 && logger.info({ deleted }, 'pruned failed sign-ins from the audit log'),
+      (error: unknown) => logger.error({ err: error }, 'pruning failed sign-ins from the audit log failed'),
+    );
+  void pruneRefusals();
+  every('sign-in audit pruning', config.requestLogPruneIntervalMs, pruneRefusals);
 }

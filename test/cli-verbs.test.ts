@@ -263,6 +263,41 @@ describe('webcap API verbs', () => {
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout).account.slug).toBe('cli');
     });
+
+    it('--key works but says on stderr that the command line shows it; --key-file keeps it out', async () => {
+      const env = { env: { WEBCAP_URL: server } };
+      const argument = await webcap(['usage', '--json', '--key', key], env);
+      expect(argument.code).toBe(0);
+      expect(argument.stderr).toBe(
+        'webcap: warning: --key puts the API key in the command line, which other users of this machine can read ' +
+          '(ps, /proc/PID/cmdline); set WEBCAP_API_KEY or use --key-file instead\n',
+      );
+      const file = path.join(tempDir(), 'key');
+      fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
+      const fromFile = await webcap(['usage', '--json', '--key-file', file], {
+        env: { WEBCAP_URL: server, WEBCAP_API_KEY: 'wrong' },
+      });
+      expect({ code: fromFile.code, stderr: fromFile.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(JSON.parse(fromFile.stdout).account.slug).toBe('cli');
+    });
+
+    it('--key-file that cannot be read or is empty, or beside --key, is a usage error', async () => {
+      const env = { env: { WEBCAP_URL: server } };
+      const missing = path.join(tempDir(), 'nothing');
+      expect(await webcap(['usage', '--key-file', missing], env)).toMatchObject({
+        code: 2,
+        stderr: `webcap: --key-file ${missing}: cannot be read (ENOENT)\n`,
+      });
+      const empty = path.join(tempDir(), 'empty');
+      fs.writeFileSync(empty, '\n');
+      expect(await webcap(['usage', '--key-file', empty], env)).toMatchObject({
+        code: 2,
+        stderr: `webcap: --key-file ${empty}: its first line holds no key\n`,
+      });
+      const both = await webcap(['usage', '--key', key, '--key-file', empty], env);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toContain('cannot be used with option');
+    });
   });
 
   describe('exit codes', () => {

@@ -239,19 +239,25 @@ describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dial
 });
 
 describe('webcap serve', () => {
-  it('bootstraps account default with a printed development key on an empty database, once', async () => {
+  it('bootstraps account default with a development key printed on stderr, framed, once', async () => {
     const dataDir = tempDir();
     const first = await startServer({
       WEBCAP_DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       WEBCAP_BOOTSTRAP_QUOTA: '250',
     });
-    const key = /(wc_test_[A-Za-z0-9_-]{32})/.exec(first.output())?.[1];
+    const key = /development API key \(shown only once\):\s+(wc_test_[A-Za-z0-9_-]{32})\n/.exec(
+      first.errors(),
+    )?.[1];
     expect(key).toBeDefined();
+    expect(first.errors()).toMatch(/\n={72}\nwebcap: created account "default"[\s\S]*\n={72}\n/);
+    // stdout is the log stream (JSON lines) a shipper collects: the key is never there.
+    expect(first.output()).toContain('"msg":');
+    expect(first.output()).not.toContain('wc_test_');
     expect(await first.stop()).toBe(0);
 
     const second = await startServer({ WEBCAP_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
-    expect(second.output()).not.toContain('wc_test_');
+    expect(second.output() + second.errors()).not.toContain('wc_test_');
     await second.stop();
 
     const accounts = await webcapJson<{ accounts: { slug: string; monthly_quota: number }[] }>(
@@ -269,8 +275,8 @@ describe('webcap serve', () => {
       LOG_LEVEL: 'warn',
       WEBCAP_BOOTSTRAP_KEY: chosen,
     });
-    expect(server.output()).toContain('WEBCAP_BOOTSTRAP_KEY');
-    expect(server.output()).not.toContain(chosen);
+    expect(server.errors()).toContain('WEBCAP_BOOTSTRAP_KEY');
+    expect(server.output() + server.errors()).not.toContain(chosen);
     const keys = await webcapJson<{ keys: { prefix: string; alias: string }[] }>(['admin', 'keys', 'list'], {
       WEBCAP_DATA_DIR: dataDir,
     });

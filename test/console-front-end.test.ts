@@ -86,10 +86,16 @@ describe('the console front end, served', () => {
     // Dot segments are resolved before routing: this is the page /console/secret.txt, the app's.
     const dotted = await get('/console/assets/../secret.txt');
     expect(dotted.body).toContain('<div id="app"></div>');
-    const api = await get('/console/api/nothing');
-    expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ error: 'Not Found' });
-    expect(api.headers['cache-control']).toBe('no-store');
+    for (const url of ['/console/api', '/console/api/', '/console/api/nothing', '/console/api/a/b?x=1']) {
+      const api = await get(url);
+      expect({ url, status: api.statusCode, body: api.body }).toEqual({
+        url,
+        status: 404,
+        body: JSON.stringify({ error: 'Not Found' }),
+      });
+      expect(api.headers['content-type']).toMatch(/^application\/json/);
+      expect(api.headers['cache-control'], url).toBe('no-store');
+    }
   });
 
   it('keeps a listening server inside the assets for paths sent as they are (no client normalizing them)', async () => {

@@ -460,7 +460,7 @@ describe.each(DIALECTS)('console sessions on %s', (dialect) => {
 });
 
 describe('the session cookie behind an https PUBLIC_BASE_URL', () => {
-  it('is Secure', async () => {
+  it('is __Host-webcap_session, Secure, Path=/ and without Domain; the plain name opens nothing there', async () => {
     const t = await startTestRuntime('sqlite', { env: { PUBLIC_BASE_URL: 'https://webcap.example' } });
     try {
       await createAccount(t.runtime.store.db, { name: 'S', slug: 's' }, new Date());
@@ -472,7 +472,32 @@ describe('the session cookie behind an https PUBLIC_BASE_URL', () => {
         payload: { email: 's@example.com', password: PASSWORD },
       });
       expect(res.statusCode, res.body).toBe(200);
-      expect(String(res.headers['set-cookie']).split('; ')).toContain('Secure');
+      const attributes = String(res.headers['set-cookie']).split('; ');
+      expect(attributes[0]).toMatch(/^__Host-webcap_session=[A-Za-z0-9_-]{43}$/);
+      expect(attributes).toContain('Secure');
+      expect(attributes).toContain('Path=/');
+      expect(attributes.some((a) => /^domain=/i.test(a))).toBe(false);
+      const token = (attributes[0] as string).split('=')[1];
+      const session = (cookie: string) =>
+        t.runtime.app.inject({ url: '/console/api/session', headers: { cookie } });
+      expect((await session(`__Host-webcap_session=${token}`)).statusCode).toBe(200);
+      // A cookie without the prefix may come from another host of the domain (or plain http).
+      expect((await session(`webcap_session=${token}`)).statusCode).toBe(401);
+      // An invitation link is PUBLIC_BASE_URL's, whatever Host the request named.
+      const invited = await t.runtime.app.inject({
+        method: 'POST',
+        url: '/console/api/invites',
+        headers: {
+          cookie: `__Host-webcap_session=${token}`,
+          'x-csrf-token': res.json().csrf_token,
+          host: 'attacker.example',
+        },
+        payload: { email: 'new@example.com', role: 'member' },
+      });
+      expect(invited.statusCode, invited.body).toBe(201);
+      expect(invited.json().invite_url).toMatch(
+        /^https:\/\/webcap\.example\/console\/invite\/[A-Za-z0-9_-]{43}$/,
+      );
       // The published origin counts, and so does the address the page was opened at (the
       // request's own, as a browser on it sends it); any other is refused.
       const local = await t.runtime.app.inject({
@@ -490,6 +515,31 @@ describe('the session cookie behind an https PUBLIC_BASE_URL', () => {
       });
       expect(elsewhere.statusCode).toBe(403);
       expect(elsewhere.json()).toEqual({ error: 'Forbidden: cross-origin request refused' });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the session cookie behind a trusted proxy', () => {
+  it('is __Host- when the proxy forwards https, the plain name over http', async () => {
+    const t = await startTestRuntime('sqlite', { env: { TRUST_PROXY: '1' } });
+    try {
+      await createAccount(t.runtime.store.db, { name: 'P', slug: 'p' }, new Date());
+      await addUser(t, { email: 'p@example.com', role: 'owner', accountSlug: 'p', password: PASSWORD });
+      const signIn = (proto: string) =>
+        t.runtime.app.inject({
+          method: 'POST',
+          url: '/console/api/session',
+          headers: { 'x-forwarded-proto': proto, 'x-forwarded-for': '203.0.113.7' },
+          payload: { email: 'p@example.com', password: PASSWORD },
+        });
+      const overHttps = await signIn('https');
+      expect(overHttps.statusCode, overHttps.body).toBe(200);
+      expect(String(overHttps.headers['set-cookie'])).toMatch(/^__Host-webcap_session=[^;]+; .*Secure/);
+      const overHttp = await signIn('http');
+      expect(String(overHttp.headers['set-cookie'])).toMatch(/^webcap_session=/);
+      expect(String(overHttp.headers['set-cookie']).split('; ')).not.toContain('Secure');
     } finally {
       await t.close();
     }

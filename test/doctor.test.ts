@@ -30,6 +30,7 @@ const NAMES = [
   'database',
   'redis',
   'blobs',
+  'data dir modes',
   'signing secret',
   'admin token',
   'metrics token',

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliAccountKey, processSetup, runCli, type ServerProcess, startServer } from './helpers/cli.js';
+import { tempDir } from './helpers/databases.js';
 import { startServer as startSite, type TestServer } from './helpers/net-fixtures.js';
 
 /* `webcap mcp` over stdio, as a desktop agent starts it: in-process on the local database, and on a `webcap serve` through the SDK. */
@@ -105,7 +106,18 @@ describe('webcap mcp over stdio', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('webcap mcp: Invalid API Key; it needs an API key');
     expect(result.stderr).toContain('webcap admin keys create --account SLUG');
+    // The key was in the command line: said on stderr, where it cannot disturb JSON-RPC.
+    expect(result.stderr).toContain('webcap: warning: --key puts the API key in the command line');
   });
+
+  it('in-process: --key-file gives the key, out of the command line and without the warning', async () => {
+    const file = path.join(tempDir(), 'key');
+    writeFileSync(file, 'wk_not_a_key\n', { mode: 0o600 });
+    const fromFile = await runCli(['mcp', '--key-file', file], env);
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.stderr).toContain('webcap mcp: Invalid API Key; it needs an API key');
+    expect(fromFile.stderr).not.toContain('warning');
+  }, 120_000);
 
   it('a server that is not an http(s) URL stops it at start, as the API verbs say it', async () => {
     for (const [args, extra, said] of [

@@ -151,3 +151,22 @@ export async function readAudit(
     filter.accountSlug === undefined ? undefined : (await getAccountBySlug(deps.db, filter.accountSlug)).id;
   return listAudit(deps.db, { accountId, action: filter.action }, page);
 }
+
+/** What anyone can add to the audit log without an account: kept for a retention, not for good. */
+const SIGN_IN_REFUSALS = [
+  'session.sign_in_failed',
+  'session.sign_in_locked',
+] as const satisfies readonly AuditAction[];
+
+/**
+ * Deletes the audit rows of failed sign-ins and of the locks they started that are older than
+ * `retentionMs` at `now`; returns how many. Every other action is kept for good.
+ */
+export async function pruneSignInRefusals(db: Db, now: Date, retentionMs: number): Promise<number> {
+  const result = await db
+    .deleteFrom('audit_log')
+    .where('action', 'in', SIGN_IN_REFUSALS)
+    .where('created_at', '<', new Date(now.getTime() - retentionMs).toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -7,13 +7,7 @@ import { audit, writeAudit } from './audit.js';
 import type { AdminDeps } from './deps.js';
 import { checkPassword, hashPassword } from './passwords.js';
 import type { UserCredential } from './sessions.js';
-import {
-  type AccountRole,
-  checkEmailFree,
-  FIRST_CREDENTIAL_EPOCH,
-  insertUser,
-  normalizeEmail,
-} from './users.js';
+import { type AccountRole, FIRST_CREDENTIAL_EPOCH, insertUser, normalizeEmail } from './users.js';
 
 /** How long an invitation link can be used (docs/console.md). */
 export const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -43,15 +37,16 @@ function hashToken(token: string): string {
 
 /**
  * Invites someone into an account (its owner, from the console): returns the one-time token of
- * the link, which only this answer holds (its SHA-256 is stored). An email that already has a user
- * is a 409. webcap sends no email: the owner hands the link over.
+ * the link, which only this answer holds (its SHA-256 is stored). webcap sends no email: the owner
+ * hands the link over. An email that already has a console user, in any account, is invited all the
+ * same: a 409 here told any owner whether anyone had a user (docs/security.md, "Invitations");
+ * accepting such an invitation is what fails.
  */
 export async function createInvitation(
   deps: AdminDeps,
   input: { readonly accountId: string; readonly email: string; readonly role: AccountRole },
 ): Promise<{ token: string; invitation: Invitation }> {
   const email = normalizeEmail(input.email);
-  await checkEmailFree(deps.db, email);
   const now = deps.clock();
   const token = randomBytes(32).toString('base64url');
   const id = newId('inv');
@@ -147,7 +142,11 @@ export async function acceptInvitation(
         passwordHash,
       },
       now,
-    );
+    ).catch((error: unknown) => {
+      // One user per email across accounts: the person already has one and signs in with it.
+      if (error instanceof WebcapError && error.code === 'conflict') throw cannotAccept(error);
+      throw error;
+    });
   });
   await writeAudit(
     deps.db,
@@ -161,6 +160,14 @@ export async function acceptInvitation(
     now,
   );
   return { credential: { userId, epoch: FIRST_CREDENTIAL_EPOCH }, invitation };
+}
+
+function cannotAccept(cause: WebcapError): WebcapError {
+  return new WebcapError(
+    'conflict',
+    'this invitation cannot be accepted; an email that already has a console user signs in with it',
+    { cause },
+  );
 }
 
 /** The account's invitations not yet used nor expired at `now`, newest first. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PuppeteerBlocker, Request, type RequestType } from '@ghostery/adblocker-puppeteer';
 import type { Frame, Page } from 'puppeteer-core';
+import { makePrivateDir, writePrivateFile } from '../store/private-files.js';
 
 /** Where Debian's webext-ublock-origin-chromium installs uBlock Origin's bundled filter lists. */
 const DEFAULT_FILTER_LISTS_DIR = '/usr/share/chromium/extensions/ublock-origin/assets';
@@ -161,9 +162,9 @@ async function readCachedEngine(file: string): Promise<PuppeteerBlocker | null> 
 
 /** Writes atomically (processes starting together never read a half-written file) and drops older engines. */
 async function writeCachedEngine(dir: string, file: string, bytes: Uint8Array): Promise<void> {
-  await fs.mkdir(dir, { recursive: true });
+  await makePrivateDir(dir);
   const temp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(temp, bytes);
+  await writePrivateFile(temp, bytes);
   await fs.rename(temp, file);
   for (const name of await fs.readdir(dir)) {
     if (/^adblock-[0-9a-f]{16}\.bin$/.test(name) && path.join(dir, name) !== file) {

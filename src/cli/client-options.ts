@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { WebcapError as ApiError, Webcap } from '@webcap/sdk';
 import { type Command, Option } from 'commander';
 import { CallFailure, UsageError } from './cli-errors.js';
@@ -12,14 +13,68 @@ export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
 export function addClientOptions(command: Command): Command {
   return command
     .addOption(new Option('--server <url>', `the webcap API (env WEBCAP_URL, default ${DEFAULT_SERVER})`))
-    .addOption(new Option('--key <key>', 'API key (env WEBCAP_API_KEY)'))
+    .addOption(keyOption())
+    .addOption(keyFileOption())
     .addOption(new Option('--json', 'print JSON'));
 }
 
-export interface ClientOptions {
-  readonly server?: string;
+/** `--key`: kept for scripts, warned of (its value is in the process's arguments). */
+export function keyOption(): Option {
+  return new Option(
+    '--key <key>',
+    'API key; prefer WEBCAP_API_KEY or --key-file: other users see arguments',
+  ).conflicts('keyFile');
+}
+
+/** `--key-file`: the key read from a file, out of the process's arguments. */
+export function keyFileOption(): Option {
+  return new Option('--key-file <path>', 'read the API key from this file (its first line)');
+}
+
+/** Where a key may come from on the command line. */
+export interface KeyOptions {
   readonly key?: string;
+  readonly keyFile?: string;
+}
+
+export interface ClientOptions extends KeyOptions {
+  readonly server?: string;
   readonly json?: boolean;
+}
+
+/** What `--key` costs, said on stderr each time it is used. */
+export const KEY_ARGUMENT_WARNING =
+  'webcap: warning: --key puts the API key in the command line, which other users of this machine can read ' +
+  '(ps, /proc/PID/cmdline); set WEBCAP_API_KEY or use --key-file instead\n';
+
+/**
+ * The API key from `--key-file`, `--key` (warned of on stderr) or WEBCAP_API_KEY, in that order;
+ * undefined when none gives one. A key file that cannot be read, or holds no key, is a UsageError.
+ */
+export function apiKeyOf(
+  options: KeyOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  stderr: (text: string) => void,
+): string | undefined {
+  if (options.keyFile !== undefined) return keyFromFile(options.keyFile);
+  if (options.key !== undefined) {
+    stderr(KEY_ARGUMENT_WARNING);
+    return options.key;
+  }
+  return env.WEBCAP_API_KEY || undefined;
+}
+
+function keyFromFile(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new UsageError(`--key-file ${file}: cannot be read (${code})`);
+  }
+  const key = text.split(/\r?\n/, 1)[0]?.trim() ?? '';
+  if (key === '') throw new UsageError(`--key-file ${file}: its first line holds no key`);
+  return key;
 }
 
 /** One API verb's run: its client, the server it talks to, where it writes, and in which form. */
@@ -61,7 +116,7 @@ export function givenServer(
 export function sessionOf(options: ClientOptions, output: CliOutput): Session {
   const env = output.env ?? {};
   const server = givenServer(options.server, env) ?? DEFAULT_SERVER;
-  const apiKey = options.key ?? (env.WEBCAP_API_KEY || undefined);
+  const apiKey = apiKeyOf(options, env, output.stderr);
   return { client: new Webcap({ baseUrl: server, apiKey }), server, output, json: options.json === true };
 }
 

@@ -11,15 +11,14 @@ import { RemoteBackend } from '../mcp/remote.js';
 import { createMcpServer } from '../mcp/server.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { UsageError } from './cli-errors.js';
-import { givenServer } from './client-options.js';
+import { apiKeyOf, givenServer, type KeyOptions } from './client-options.js';
 
-export interface McpOptions {
+export interface McpOptions extends KeyOptions {
   readonly server?: string;
-  readonly key?: string;
 }
 
 const NO_KEY =
-  'needs an API key (--key or WEBCAP_API_KEY). Without --server it bills a key of the local database: ' +
+  'needs an API key (WEBCAP_API_KEY or --key-file). Without --server it bills a key of the local database: ' +
   'create one with `webcap admin accounts create --name NAME --slug SLUG` and `webcap admin keys create --account SLUG`';
 
 /**
@@ -35,13 +34,14 @@ export async function serveStdio(
   fail: (message: string) => never,
 ): Promise<void> {
   let server: string | undefined;
+  let key: string | undefined;
   try {
     server = givenServer(options.server, env);
+    key = apiKeyOf(options, env, (text) => process.stderr.write(text));
   } catch (error) {
     if (error instanceof UsageError) fail(`webcap mcp: ${error.message}`);
     throw error;
   }
-  const key = options.key ?? (env.WEBCAP_API_KEY || undefined);
   if (key === undefined) fail(`webcap mcp ${NO_KEY}`);
   let backend: Backend;
   let logger = createLogger('info', process.stderr);

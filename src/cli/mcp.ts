@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Config } from '../config.js';
+import { keyFileOption, keyOption } from './client-options.js';
 import type { McpOptions } from './mcp-stdio.js';
 
 /** `webcap mcp`: the MCP server over stdio (docs/mcp.md). */
@@ -12,7 +13,8 @@ export function mcpCommand(config: () => Config, env: Readonly<Record<string, st
       '--server <url>',
       'the webcap API to call (env WEBCAP_URL); without it the engines run in this process',
     )
-    .option('--key <key>', 'API key (env WEBCAP_API_KEY)');
+    .addOption(keyOption())
+    .addOption(keyFileOption());
   command.action(async (options: McpOptions) => {
     // Loaded only for `mcp`: the engines' stack costs seconds to import, which other commands would pay.
     const { serveStdio } = await import('./mcp-stdio.js');

@@ -12,13 +12,7 @@ export function serve(config: Config): Promise<void> {
       { monthlyQuota: config.bootstrapQuota, key: config.bootstrapKey },
       new Date(),
     );
-    if (created !== null) {
-      // Printed on stdout, not logged: the key must never reach the logs.
-      const shown = created.plaintext ?? '(the key set in WEBCAP_BOOTSTRAP_KEY)';
-      process.stdout.write(
-        `\nwebcap: created account "${created.accountSlug}" with a development API key (shown only once):\n\n  ${shown}\n\n`,
-      );
-    }
+    if (created !== null) process.stderr.write(keyNotice(created.accountSlug, created.plaintext));
     stopOnSignal(runtime);
     const address = await listen(runtime.app, config.host, config.port, 'PORT');
     // Fastify names one address of a wildcard listener (127.0.0.1), which in a container is not
@@ -32,4 +26,26 @@ export function serve(config: Config): Promise<void> {
         .catch((error: unknown) => runtime.logger.error({ err: error }, 'browser warm-up failed'));
     }
   });
+}
+
+const FRAME = '='.repeat(72);
+
+/**
+ * The first start's key, for the person at the terminal (`make start`, `docker logs`): on stderr,
+ * framed, never on stdout, which carries the JSON log lines a shipper collects, and never logged.
+ */
+function keyNotice(accountSlug: string, plaintext: string | null): string {
+  const shown = plaintext ?? '(the key set in WEBCAP_BOOTSTRAP_KEY)';
+  return [
+    '',
+    FRAME,
+    `webcap: created account "${accountSlug}" with a development API key (shown only once):`,
+    '',
+    `  ${shown}`,
+    '',
+    'Keep it now: it is not in the logs and is never shown again.',
+    FRAME,
+    '',
+    '',
+  ].join('\n');
 }

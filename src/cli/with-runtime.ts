@@ -11,6 +11,9 @@ export function withRuntime(
   options: RuntimeOptions,
   start: (runtime: Runtime) => Promise<void>,
 ): Promise<void> {
+  // What the service creates is owner-only whatever the shell's umask; modes are also set on
+  // every create (src/store/private-files.ts), and this covers what a library creates itself.
+  process.umask(0o077);
   return buildOrUnwind(
     async (closers) => {
       const runtime = await createRuntime(config, options);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { usageRecord } from '../billing/usage.js';
 import { asJob, type CallSpec, performCall } from '../calls/call-spec.js';
@@ -15,6 +15,7 @@ import { crawlerRequest } from '../requests/crawler.js';
 import type { Metrics } from '../stats/metrics.js';
 import type { RequestLog } from '../stats/request-log.js';
 import type { Db } from '../store/db.js';
+import { makePrivateDir, writePrivateFile } from '../store/private-files.js';
 import {
   apiParams,
   type Backend,
@@ -190,11 +191,11 @@ export class InProcessBackend implements Backend {
 
 /** Saves a capture in `dir` under a new name and keeps only the newest KEPT_CAPTURES files there. */
 async function saveCapture(dir: string, bytes: Buffer, format: string): Promise<string> {
-  await mkdir(dir, { recursive: true });
+  await makePrivateDir(dir);
   // Names start with the time, so that they sort oldest first.
   const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.${format}`;
   const file = path.join(dir, name);
-  await writeFile(file, bytes);
+  await writePrivateFile(file, bytes);
   const names = (await readdir(dir)).filter((entry) => /^\d{4}-.*\.(png|jpeg|webp|pdf)$/.test(entry)).sort();
   for (const old of names.slice(0, Math.max(0, names.length - KEPT_CAPTURES))) {
     await rm(path.join(dir, old), { force: true });

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../clock.js';
 import { type BlobStore, checkBlob, type PutBlobOptions, type StoredBlob } from './blobs.js';
+import { makePrivateDir, writePrivateFile } from './private-files.js';
 
 /*
  * One file per blob: a JSON header line, then the bytes. A single file lets one rename publish
@@ -32,7 +33,7 @@ export class FsBlobStore implements BlobStore {
   async put(key: string, bytes: Uint8Array, options: PutBlobOptions): Promise<void> {
     checkBlob(key, options);
     const file = this.fileOf(key);
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    await makePrivateDir(path.dirname(file));
     const header: Header = {
       contentType: options.contentType,
       expiresAt: options.expiresAt?.toISOString() ?? null,
@@ -41,7 +42,7 @@ export class FsBlobStore implements BlobStore {
     const temp = path.join(path.dirname(file), `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
     try {
       // No fsync: a blob lost to a power cut is a cache miss or a link that 404s, not lost data.
-      await fs.writeFile(temp, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), bytes]));
+      await writePrivateFile(temp, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), bytes]));
       await fs.rename(temp, file);
     } catch (error) {
       await fs.rm(temp, { force: true });

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
   Kysely,
@@ -16,6 +14,7 @@ import type { DatabaseConfig } from '../config.js';
 import { WebcapError } from '../errors.js';
 import { migrationProvider } from './migrations.js';
 import { MigrationDialect } from './one-schema-introspector.js';
+import { makePrivateSqliteFile } from './private-files.js';
 import type { DatabaseSchema } from './schema.js';
 import { WaitingSqliteDialect } from './sqlite-busy.js';
 import { reusingStatements } from './sqlite-statements.js';
@@ -33,7 +32,7 @@ export interface Store {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 function sqliteDialect(file: string, busyTimeoutMs: number): WaitingSqliteDialect {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makePrivateSqliteFile(file);
   const database = new SqliteDatabase(file);
   // WAL lets the CLI write while a server reads. A writer that finds the lock taken by another
   // process waits for it in WaitingSqliteDialect, off the event loop: sqlite3's own busy wait

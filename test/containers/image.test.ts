@@ -64,8 +64,9 @@ async function startContainer(name: string, options: readonly string[]): Promise
   const logs = await waitFor(
     'the service to listen',
     async () => {
-      const { stdout } = await run('podman', ['logs', name]);
-      return stdout.includes(`listening on ${base}`) ? stdout : undefined;
+      // The key is on the container's stderr, which podman logs writes to its own.
+      const { stdout, stderr } = await run('podman', ['logs', name]);
+      return stdout.includes(`listening on ${base}`) ? `${stdout}${stderr}` : undefined;
     },
     120_000,
   );
@@ -158,6 +159,10 @@ describe('the container image', () => {
     expect((await write('/written')).code).not.toBe(0);
     expect((await write('/tmp/written')).code).toBe(0);
     expect((await podman(['exec', NAME, 'ls', '/data'])).split('\n')).toContain('webcap.sqlite');
+    // Owner-only (docs/security.md, "Files on disk"): the image's /data, and what the service made.
+    expect(await podman(['exec', NAME, 'stat', '-c', '%a %n', '/data', '/data/webcap.sqlite'])).toBe(
+      '700 /data\n600 /data/webcap.sqlite\n',
+    );
   });
 
   it('runs doctor beside the server: Chromium, the fonts, the database and the blobs check out', async () => {

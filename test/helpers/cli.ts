@@ -53,6 +53,8 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   /** Everything the process wrote to stdout so far. */
   output(): string;
+  /** Everything the process wrote to stderr so far. */
+  errors(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -87,6 +89,7 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
           url: match[1],
           child,
           output: () => stdout,
+          errors: () => stderr,
           stop: () => {
             child.kill('SIGTERM');
             return exited;

@@ -19,10 +19,12 @@ export async function addUser(t: TestRuntime, input: NewUser & { password: strin
   return (await createUser(admin, input)).user;
 }
 
-/** The session cookie a response sets (`webcap_session=...`), as the browser sends it back. */
+/** The session cookie a response sets (`webcap_session=...`, `__Host-webcap_session=...` over HTTPS), as the browser sends it back. */
 export function sessionCookieOf(res: LightMyRequestResponse): string {
   const header = res.headers['set-cookie'];
-  const line = (Array.isArray(header) ? header : [header ?? '']).find((c) => c.startsWith('webcap_session='));
+  const line = (Array.isArray(header) ? header : [header ?? '']).find((c) =>
+    /^(?:__Host-)?webcap_session=/.test(c),
+  );
   if (line === undefined) throw new Error(`no session cookie in ${JSON.stringify(res.headers)}`);
   return line.split(';')[0] as string;
 }

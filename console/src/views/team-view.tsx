@@ -157,8 +157,8 @@ function InviteDialog({ onClose }: { readonly onClose: () => void }) {
             <label for="invite-url" class="visually-hidden">
               Invitation link
             </label>
-            <input id="invite-url" class="secret" readOnly value={invite.invite_url} />
-            <CopyButton text={invite.invite_url} label="Copy link" />
+            <input id="invite-url" class="secret" readOnly value={inviteLink(invite)} />
+            <CopyButton text={inviteLink(invite)} label="Copy link" />
           </div>
           <div class="form-actions">
             <button type="button" class="button primary" onClick={onClose} data-autofocus>
@@ -169,4 +169,9 @@ function InviteDialog({ onClose }: { readonly onClose: () => void }) {
       )}
     </Dialog>
   );
+}
+
+/** The link to hand over: the server's when PUBLIC_BASE_URL is set, else its path at the address this page was opened at. */
+function inviteLink(invite: Invite): string {
+  return new URL(invite.invite_url, window.location.href).href;
 }

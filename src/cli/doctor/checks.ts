@@ -4,6 +4,7 @@ import { blobsCheck } from './blobs.js';
 import type { Check } from './check.js';
 import { chromiumCheck } from './chromium.js';
 import { databaseCheck } from './database.js';
+import { dataDirModesCheck } from './data-dir-modes.js';
 import { cjkFontsCheck, emojiFontsCheck, latinFontsCheck } from './fonts.js';
 import { metricsTokenCheck } from './metrics-token.js';
 import { portCheck } from './port.js';
@@ -20,6 +21,7 @@ const CONFIGURED_CHECKS: readonly ((config: Config) => Check)[] = [
   databaseCheck,
   redisCheck,
   blobsCheck,
+  dataDirModesCheck,
   signingSecretCheck,
   adminTokenCheck,
   metricsTokenCheck,

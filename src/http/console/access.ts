@@ -83,7 +83,7 @@ export async function signedIn(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<SignedInRequest> {
-  const token = sessionTokenOf(request);
+  const token = sessionTokenOf(deps, request);
   const session = await sessions.find(token);
   if (session === undefined || token === undefined) {
     if (token !== undefined) clearSessionCookie(deps, request, reply);

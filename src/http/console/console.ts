@@ -21,6 +21,8 @@ import { userRoutes } from './users.js';
  * from /openapi.json (it is the console's, not a public API), and its built front end under
  * /console. Every route states who may call it (`config.console`); access.ts checks it, once.
  */
+const CONSOLE_API_PATH = /^\/console\/api(?:[/?]|$)/;
+
 export function consoleRoutes(deps: AppDeps, sessions: ConsoleSessions, frontEndDir: string) {
   return async (app: FastifyInstance): Promise<void> => {
     app.decorateRequest('consoleSignIn', null);
@@ -28,7 +30,7 @@ export function consoleRoutes(deps: AppDeps, sessions: ConsoleSessions, frontEnd
     app.addHook('onRequest', async (request, reply) => {
       reply.headers(headers);
       // Answers about a person's session and account are never kept by a cache.
-      if (request.url.startsWith('/console/api/')) reply.header('cache-control', 'no-store');
+      if (CONSOLE_API_PATH.test(request.url)) reply.header('cache-control', 'no-store');
     });
     app.addHook('onRequest', consoleAccessHook(deps, sessions));
     await app.register(sessionRoutes(deps, sessions));
@@ -42,10 +44,12 @@ export function consoleRoutes(deps: AppDeps, sessions: ConsoleSessions, frontEnd
     await app.register(operatorCreditRoutes(deps));
     await app.register(operatorUserRoutes(deps));
     await app.register(operatorRoutes(deps));
-    // An unknown API path is a JSON 404, not the front end's page.
-    app.all('/console/api/*', { schema: { hide: true } }, async () => {
+    // An unknown API path, the API's root included, is a JSON 404, not the front end's page.
+    const unknown = async () => {
       throw new WebcapError('not_found');
-    });
+    };
+    app.all('/console/api', { schema: { hide: true } }, unknown);
+    app.all('/console/api/*', { schema: { hide: true } }, unknown);
     await frontEndRoutes(app, frontEndDir);
   };
 }

@@ -17,7 +17,7 @@ import { sessionTokenOf } from './session-cookie.js';
 export function playgroundCaller(deps: AppDeps, sessions: ConsoleSessions) {
   return async (request: FastifyRequest, keyId: string): Promise<Caller> => {
     checkStateChange(deps, request);
-    const token = sessionTokenOf(request);
+    const token = sessionTokenOf(deps, request);
     const session = await sessions.find(token);
     if (session === undefined || token === undefined) throw new WebcapError('unauthorized', 'sign in');
     checkCsrf(sessions, request, token);

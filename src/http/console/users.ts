@@ -10,7 +10,6 @@ import {
 import { AuditEntryJsonSchema, auditEntryJson, UserJsonSchema, userJson } from '../../admin/json.js';
 import { AccountRoleSchema, deleteUser, listUsers, updateUser } from '../../admin/users.js';
 import { Nullable } from '../../nullable.js';
-import { baseUrlOf } from '../call-response.js';
 import type { AppDeps } from '../deps.js';
 import { errors } from '../responses/errors.js';
 import { accountOf, adminAs } from './access.js';
@@ -27,7 +26,13 @@ const UserPatch = Type.Object(
 );
 
 const InvitationCreated = Type.Object({
-  invite_url: Type.String({ description: 'the one-time link; shown only in this answer' }),
+  // Never from the request's Host, which whoever sends the request chooses: a link to their host
+  // would hand them the token. Without PUBLIC_BASE_URL the console resolves the path against the
+  // address its page was opened at.
+  invite_url: Type.String({
+    description:
+      "the one-time link, shown only in this answer: PUBLIC_BASE_URL's, else its path (`/console/invite/<token>`)",
+  }),
   email: Type.String(),
   role: AccountRoleSchema,
   expires_at: Type.String(),
@@ -74,7 +79,7 @@ export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           hide: true,
           body: InviteBody,
-          response: { 201: InvitationCreated, ...errors(400, 401, 403, 409, 413) },
+          response: { 201: InvitationCreated, ...errors(400, 401, 403, 413) },
         },
       },
       async (request, reply) => {
@@ -84,7 +89,7 @@ export function userRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           role: request.body.role,
         });
         return reply.code(201).send({
-          invite_url: `${baseUrlOf(deps, request)}/console/invite/${token}`,
+          invite_url: `${deps.config.publicBaseUrl ?? ''}/console/invite/${token}`,
           email: invitation.email,
           role: invitation.role,
           expires_at: invitation.expiresAt,
