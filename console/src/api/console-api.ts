@@ -133,6 +133,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Service Unavailable */
+                readonly 503: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
             };
         };
         readonly delete: {
@@ -331,6 +343,30 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Conflict | Cancelled */
+                readonly 409: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                readonly 503: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
             };
         };
         readonly delete?: never;
@@ -472,6 +508,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                readonly 401: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
                 /** @description Forbidden */
                 readonly 403: {
                     headers: {
@@ -498,6 +546,18 @@ export interface paths {
                 };
                 /** @description Conflict | Cancelled */
                 readonly 409: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                readonly 503: {
                     headers: {
                         readonly [name: string]: unknown;
                     };
@@ -1987,7 +2047,7 @@ export interface paths {
                     };
                     content: {
                         readonly "application/json": {
-                            /** @description the one-time link; shown only in this answer */
+                            /** @description the one-time link, shown only in this answer: PUBLIC_BASE_URL's, else its path (`/console/invite/<token>`) */
                             readonly invite_url: string;
                             readonly email: string;
                             /** @enum {unknown} */
@@ -2022,18 +2082,6 @@ export interface paths {
                 };
                 /** @description Forbidden */
                 readonly 403: {
-                    headers: {
-                        readonly [name: string]: unknown;
-                    };
-                    content: {
-                        readonly "application/json": {
-                            /** @description the spec's message, then ': ' and the detail */
-                            readonly error: string;
-                        };
-                    };
-                };
-                /** @description Conflict | Cancelled */
-                readonly 409: {
                     headers: {
                         readonly [name: string]: unknown;
                     };
@@ -3281,6 +3329,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Service Unavailable */
+                readonly 503: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
             };
         };
         readonly delete?: never;
@@ -3695,6 +3755,18 @@ export interface paths {
                 };
                 /** @description Payload Too Large */
                 readonly 413: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                readonly 503: {
                     headers: {
                         readonly [name: string]: unknown;
                     };
