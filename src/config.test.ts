@@ -377,12 +377,17 @@ describe('the configuration table', () => {
     }
     // A variable in other units arrives converted: seconds to milliseconds, megabytes to bytes.
     expect(loadConfig({ JOB_RETENTION_SECONDS: '90' }).jobs.retentionMs).toBe(90_000);
-    expect(loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '5', CONSOLE_SESSION_MAX_HOURS: '2' }).console).toEqual(
-      {
-        sessionIdleMs: 300_000,
-        sessionMaxMs: 7_200_000,
-      },
-    );
+    expect(
+      loadConfig({
+        CONSOLE_SESSION_IDLE_MINUTES: '5',
+        CONSOLE_SESSION_MAX_HOURS: '2',
+        CONSOLE_SIGN_IN_FAILURE_AUDIT_DAYS: '3',
+      }).console,
+    ).toEqual({
+      sessionIdleMs: 300_000,
+      sessionMaxMs: 7_200_000,
+      signInFailureAuditMs: 259_200_000,
+    });
     expect(loadConfig({ REQUEST_LOG_RETENTION_DAYS: '2' }).requestLogRetentionMs).toBe(172_800_000);
   });
 
