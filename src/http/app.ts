@@ -7,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ConsoleSessions } from '../admin/sessions.js';
 import { WebcapError } from '../errors.js';
 import type { TrustProxy } from '../net/trust-proxy.js';
+import { RequestCatalog } from '../stats/catalog.js';
 import { Audit } from './audit.js';
 import { type AuthDeps, authenticate, keyBeforeBody } from './auth.js';
 import { boundedBody } from './body-bounds.js';
@@ -120,6 +121,12 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   // Every authenticated call leaves a row (the stats snapshot and operators read them), and
   // every request one access line, even when the client hangs up first.
   audit.register(app);
+  // The stats' catalog is the routes that leave those rows, each under the engine it names.
+  const catalog = new RequestCatalog();
+  app.addHook('onRoute', (route) => {
+    const { auth, engine } = route.config ?? {};
+    if (auth !== undefined && engine !== undefined) catalog.add(engine, route.url);
+  });
   // The one place where keys are checked: every route that sets config.auth goes through it,
   // before validation, so a caller without a valid key learns nothing about the parameters; and
   // before the body is read wherever the key is not in it, so that an unauthenticated body costs
@@ -175,7 +182,7 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   await app.register(healthRoutes(deps));
   if (routes === 'health') return app;
   await app.register(usageRoutes(deps));
-  await app.register(statsRoutes(deps));
+  await app.register(statsRoutes(deps, catalog));
   await app.register(captureRoutes(deps));
   await app.register(contentRoutes(deps));
   await app.register(analyzeRoutes(deps));

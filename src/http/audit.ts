@@ -2,20 +2,9 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogContro
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { redactUrl } from '../logging.js';
+import { normalizePath } from '../stats/catalog.js';
 import type { Metrics } from '../stats/metrics.js';
 import type { RequestLog } from '../stats/request-log.js';
-
-/** A route's path as the stats see it: lower case, no trailing slash, `:param` as `{param}`. */
-function normalizedPath(route: string): string {
-  let end = route.length;
-  while (end > 1 && route[end - 1] === '/') end -= 1;
-  return (
-    route
-      .slice(0, end)
-      .toLowerCase()
-      .replace(/:([a-z_]+)/g, '{$1}') || '/'
-  );
-}
 
 const AUDITED = Symbol('audited');
 const SENT = Symbol('sent');
@@ -93,7 +82,7 @@ export class Audit extends LogController {
       account_id: request.auth.account.id,
       key_id: request.auth.key.id,
       engine,
-      path: normalizedPath(request.routeOptions.url ?? request.url),
+      path: normalizePath(request.routeOptions.url ?? request.url),
       status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime),
       billed: request.billed ? 1 : 0,
