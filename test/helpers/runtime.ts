@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { createAccount } from '../../src/billing/accounts.js';
 import { createKey } from '../../src/billing/keys.js';
+import type { BrowserPool } from '../../src/browser/pool.js';
 import { metered } from '../../src/calls/metering.js';
 import type { Clock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
@@ -58,6 +59,23 @@ export async function startTestRuntime(
       await dropDatabase(config.database);
     },
   };
+}
+
+/** The runtime's browser pool, as the capture engine holds it. */
+export function browserPool(runtime: Runtime): BrowserPool {
+  return runtime.calls.capture.pool;
+}
+
+/**
+ * The pid of the browser the runtime launched last, read from its `browser launched` log line
+ * (the browser new calls go to); null when none was launched.
+ */
+export function browserPid(logs: readonly string[]): number | null {
+  for (let i = logs.length - 1; i >= 0; i--) {
+    const launched = /"browserPid":(\d+),"msg":"browser launched"/.exec(logs[i] as string);
+    if (launched !== null) return Number(launched[1]);
+  }
+  return null;
 }
 
 /** A new account named after its slug with a monthly quota, and one key on it; returns the key. */
