@@ -19,7 +19,7 @@ const TOKEN_PATH = /^(\/console\/(?:api\/invites|invite)\/)[^/?#]+/;
  * The request URL with every credential in its query replaced, and the token of an invitation
  * link in its path, so that it can be logged.
  */
-export function redactUrl(raw: string): string {
+export function redactRequestUrl(raw: string): string {
   const url = raw.replace(TOKEN_PATH, '$1[REDACTED]');
   const at = url.indexOf('?');
   if (at === -1) return url;
@@ -97,7 +97,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       serializers: {
         req: (req: LoggedRequest) => ({
           method: req.method,
-          url: redactUrl(req.url),
+          url: redactRequestUrl(req.url),
           host: req.hostname,
           ip: req.ip,
         }),

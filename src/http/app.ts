@@ -8,7 +8,7 @@ import { ConsoleSessions } from '../admin/sessions.js';
 import { WebcapError } from '../errors.js';
 import type { TrustProxy } from '../net/trust-proxy.js';
 import { RequestCatalog } from '../stats/catalog.js';
-import { Audit } from './audit.js';
+import { AccessLog } from './access-log.js';
 import { type AuthDeps, authenticate, keyBeforeBody } from './auth.js';
 import { boundedBody } from './body-bounds.js';
 import { capConnectionsPerClient } from './connection-cap.js';
@@ -37,7 +37,7 @@ export type App = FastifyInstance;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Whether the call was billed; set by the route from its call's outcome, read by the audit. */
+    /** Whether the call was billed; set by the route from its call's outcome, read by the access log. */
     billed: boolean;
   }
 }
@@ -58,7 +58,7 @@ function trustProxyOption(
  * builds only /healthz, /readyz and /metrics: what `webcap worker` serves.
  */
 export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'): Promise<App> {
-  const audit = new Audit(deps.logger, deps.requestLog, deps.clock, deps.metrics);
+  const accessLog = new AccessLog(deps.logger, deps.requestLog, deps.clock, deps.metrics);
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.config.bodyLimitBytes,
@@ -81,7 +81,7 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
     // One access line per request, written when it ends, rather than Fastify's two.
-    logController: audit,
+    logController: accessLog,
     ajv: {
       customOptions: {
         coerceTypes: 'array',
@@ -120,7 +120,7 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   });
   // Every authenticated call leaves a row (the stats snapshot and operators read them), and
   // every request one access line, even when the client hangs up first.
-  audit.register(app);
+  accessLog.register(app);
   // The stats' catalog is the routes that leave those rows, each under the engine it names.
   const catalog = new RequestCatalog();
   app.addHook('onRoute', (route) => {

@@ -1,16 +1,16 @@
 import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { redactUrl } from '../logging.js';
+import { redactRequestUrl } from '../logging.js';
 import { normalizePath } from '../stats/catalog.js';
 import type { Metrics } from '../stats/metrics.js';
 import type { RequestLog } from '../stats/request-log.js';
 
-const AUDITED = Symbol('audited');
+const LOGGED = Symbol('logged');
 const SENT = Symbol('sent');
 
-interface AuditState {
-  [AUDITED]?: boolean;
+interface LogState {
+  [LOGGED]?: boolean;
   [SENT]?: boolean;
 }
 
@@ -19,10 +19,10 @@ interface AuditState {
  * row records whether the call was billed), whatever the client does. Fastify writes its
  * completion only when the response finishes; a client that hangs up before the answer is sent
  * never lets it finish, although the call ran and may have been billed (spec, Errors rule 3).
- * So a request is also audited when its answer is handed over to a connection that is already
+ * So a request is also logged when its answer is handed over to a connection that is already
  * gone, or when the connection goes while the answer is being written.
  */
-export class Audit extends LogController {
+export class AccessLog extends LogController {
   private readonly lines: Logger;
 
   constructor(
@@ -42,11 +42,11 @@ export class Audit extends LogController {
   register(app: FastifyInstance): void {
     app.addHook('onRequest', async (request, reply) => {
       reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished && (request as AuditState)[SENT]) this.complete(null, request, reply);
+        if (!reply.raw.writableFinished && (request as LogState)[SENT]) this.complete(null, request, reply);
       });
     });
     app.addHook('onSend', async (request, reply, payload) => {
-      (request as AuditState)[SENT] = true;
+      (request as LogState)[SENT] = true;
       if (reply.raw.destroyed) this.complete(null, request, reply);
       return payload;
     });
@@ -60,14 +60,14 @@ export class Audit extends LogController {
   }
 
   private complete(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    const state = request as AuditState;
-    if (state[AUDITED]) return;
-    state[AUDITED] = true;
+    const state = request as LogState;
+    if (state[LOGGED]) return;
+    state[LOGGED] = true;
     const delivered = reply.raw.writableFinished;
     const line = {
       reqId: request.id,
       method: request.method,
-      url: redactUrl(request.url),
+      url: redactRequestUrl(request.url),
       ip: request.ip,
       statusCode: reply.statusCode,
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
