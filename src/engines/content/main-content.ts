@@ -1,5 +1,6 @@
 import { furnitureName, hasContentName, isIngredientList } from './boilerplate-names.js';
 import { elementBudget } from './element-budget.js';
+import { blockTagsFor, NO_TEXT } from './html-blocks.js';
 import { furnitureFor } from './page-furniture.js';
 import { countText, PROSE_MAX_LINK_DENSITY, type TextCounts } from './text-blocks.js';
 import { wordTokens } from './word-tokens.js';
@@ -15,42 +16,7 @@ export interface MainContent {
   readonly elements: number;
 }
 
-const BLOCK = new Set([
-  'ADDRESS',
-  'ARTICLE',
-  'ASIDE',
-  'BLOCKQUOTE',
-  'BR',
-  'DD',
-  'DIV',
-  'DL',
-  'DT',
-  'FIGCAPTION',
-  'FIGURE',
-  'FOOTER',
-  'FORM',
-  'H1',
-  'H2',
-  'H3',
-  'H4',
-  'H5',
-  'H6',
-  'HEADER',
-  'HR',
-  'LI',
-  'MAIN',
-  'NAV',
-  'OL',
-  'P',
-  'PRE',
-  'SECTION',
-  'TABLE',
-  'TD',
-  'TH',
-  'TR',
-  'UL',
-]);
-const NO_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG']);
+const BLOCK = blockTagsFor('plain-text');
 
 /** The visible text of `root`: text nodes in document order, a newline between blocks; no recursion. */
 export function plainText(root: Node): string {
@@ -73,11 +39,7 @@ export function plainText(root: Node): string {
 
 // Never content, whatever the page: removed before either extractor sees the page.
 const NEVER = new Set([
-  'SCRIPT',
-  'STYLE',
-  'NOSCRIPT',
-  'TEMPLATE',
-  'SVG',
+  ...NO_TEXT,
   'IFRAME',
   'OBJECT',
   'EMBED',
