@@ -156,7 +156,7 @@ function pruned(
 // Below this many words, what was found is a stray line, not the page's content.
 const MIN_WORDS = 25;
 
-function normalised(text: string): string {
+function normalized(text: string): string {
   return wordTokens(text).join(' ');
 }
 
@@ -422,7 +422,7 @@ function dropLeadingTitle(
   while (stack.length > 0) {
     const el = stack.pop() as Element;
     const name = el.tagName.toUpperCase();
-    const text = normalised(el.textContent ?? '');
+    const text = normalized(el.textContent ?? '');
     // A heading may also be the title without the site's name.
     const isHeading = /^H[1-3]$/.test(name);
     if (text !== '' && titles.some((t) => t === text || (isHeading && t.startsWith(`${text} `)))) {
@@ -553,7 +553,7 @@ const TEASER_BLOCKS = 8;
 function removeRepeatedTeaser(container: Element, counts: ReadonlyMap<Element, TextCounts>): void {
   const texts = blocksOf(container, counts)
     .slice(0, TEASER_BLOCKS)
-    .map((el) => ({ el, text: normalised(el.textContent ?? '') }));
+    .map((el) => ({ el, text: normalized(el.textContent ?? '') }));
   for (const [i, { el, text }] of texts.entries()) {
     // Its last word may be cut ("...four yea").
     const stem = text.slice(0, Math.max(0, text.lastIndexOf(' ')));
@@ -568,9 +568,9 @@ function removeRepeatedTeaser(container: Element, counts: ReadonlyMap<Element, T
 }
 
 function pageTitles(document: Document): string[] {
-  const titles = [normalised(document.title ?? '')];
+  const titles = [normalized(document.title ?? '')];
   const h1 = document.querySelector('h1');
-  if (h1) titles.push(normalised(h1.textContent ?? ''));
+  if (h1) titles.push(normalized(h1.textContent ?? ''));
   return titles.filter((t) => t !== '');
 }
 
