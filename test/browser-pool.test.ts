@@ -109,7 +109,7 @@ describe('browser pool', () => {
 
   it('fails the call in flight when the browser dies, unbilled, and relaunches for the next', async () => {
     await capture({ url: site.url('/capture.html') });
-    const pid = browserPid(t.logs);
+    const pid = await browserPid(t.runtime, t.logs);
     expect(pid).not.toBeNull();
     const before = await used();
     const asked = site.hits('/capture.html');
@@ -128,18 +128,18 @@ describe('browser pool', () => {
     expect(await used()).toBe(before);
     const next = await capture({ url: site.url('/capture.html') });
     expect(next.statusCode).toBe(200);
-    expect(browserPid(t.logs)).not.toBe(pid);
+    expect(await browserPid(t.runtime, t.logs)).not.toBe(pid);
     expect(await used()).toBe(before + 1);
     // Nothing of the dead browser is left: no zombie, no orphaned renderer.
     await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: 10_000, interval: 200 });
   });
 
   it('recycles the browser after BROWSER_RECYCLE_RENDERS renders and leaves no process behind', async () => {
-    const first = browserPid(t.logs) as number;
+    const first = await browserPid(t.runtime, t.logs);
     const pids = new Set<number | null>();
     for (let i = 0; i < 4; i++) {
       expect((await capture({ url: site.url('/capture.html') })).statusCode).toBe(200);
-      pids.add(browserPid(t.logs));
+      pids.add(await browserPid(t.runtime, t.logs));
     }
     // Four renders on a browser that had served some already: it was replaced exactly once.
     expect(pids.size).toBe(2);
@@ -149,7 +149,7 @@ describe('browser pool', () => {
 
   it('closes every browser process on shutdown', async () => {
     await capture({ url: site.url('/capture.html') });
-    const pid = browserPid(t.logs) as number;
+    const pid = await browserPid(t.runtime, t.logs);
     const tree = await processTree(pid);
     expect(tree.length).toBeGreaterThan(1);
     await browserPool(t.runtime).close();

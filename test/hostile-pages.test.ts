@@ -227,7 +227,7 @@ describe('hostile pages', () => {
     const service = async (t: TestRuntime): Promise<Service> => ({
       t,
       key: await newAccountKey(t, 'hostile', 10_000),
-      browserPid: browserPid(t.logs) as number,
+      browserPid: await browserPid(t.runtime, t.logs),
     });
     roomy = await service(runtimes.roomy);
     hurried = await service(runtimes.hurried);
@@ -297,7 +297,7 @@ describe('hostile pages', () => {
   async function expectServiceUnaffected(service = roomy) {
     const next = await call('/normal', {}, service);
     await expectNormalCapture(next.res, next.billed);
-    expect(browserPid(service.t.logs)).toBe(service.browserPid);
+    expect(await browserPid(service.t.runtime, service.t.logs)).toBe(service.browserPid);
   }
 
   /** CPU time a process has used, in ticks of 1/100 s (proc(5): utime and stime). */

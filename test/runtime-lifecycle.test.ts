@@ -79,7 +79,7 @@ describe('the runtime on PostgreSQL: what it opens, it closes', () => {
     });
     try {
       await runtime.warmUp();
-      const browser = browserPid(lines) as number;
+      const browser = await browserPid(runtime, lines);
       const tree = await processTree(browser);
       // Jobs close before the browser, the extractors and the stores.
       vi.spyOn(runtime.jobs, 'close').mockRejectedValueOnce(new Error('stuck'));

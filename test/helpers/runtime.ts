@@ -67,15 +67,16 @@ export function browserPool(runtime: Runtime): BrowserPool {
 }
 
 /**
- * The pid of the browser the runtime launched last, read from its `browser launched` log line
- * (the browser new calls go to); null when none was launched.
+ * The pid of the browser new calls go to: once the pool's current browser is up (a launch under
+ * way, after a crash or a recycle, is waited for), the pid its `browser launched` log line names.
  */
-export function browserPid(logs: readonly string[]): number | null {
+export async function browserPid(runtime: Runtime, logs: readonly string[]): Promise<number> {
+  await browserPool(runtime).warmUp();
   for (let i = logs.length - 1; i >= 0; i--) {
     const launched = /"browserPid":(\d+),"msg":"browser launched"/.exec(logs[i] as string);
     if (launched !== null) return Number(launched[1]);
   }
-  return null;
+  throw new Error('no browser launched in the log');
 }
 
 /** A new account named after its slug with a monthly quota, and one key on it; returns the key. */
