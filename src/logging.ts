@@ -26,7 +26,7 @@ const OPERATOR_PATH = /^\/+(?:admin|metrics)(?:[/?]|$)/i;
  * The request URL with every credential in its query replaced, every query value of an admin or
  * metrics request, and the token of an invitation link in its path, so that it can be logged.
  */
-export function redactUrl(raw: string): string {
+export function redactRequestUrl(raw: string): string {
   const url = raw.replace(TOKEN_PATH, '$1[REDACTED]');
   const at = url.indexOf('?');
   if (at === -1) return url;
@@ -106,7 +106,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       serializers: {
         req: (req: LoggedRequest) => ({
           method: req.method,
-          url: redactUrl(req.url),
+          url: redactRequestUrl(req.url),
           host: req.hostname,
           ip: req.ip,
         }),

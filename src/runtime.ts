@@ -53,8 +53,6 @@ export interface Runtime {
   readonly store: Store;
   readonly logger: Logger;
   readonly app: App;
-  readonly guard: NetworkGuard;
-  readonly pool: BrowserPool;
   readonly jobs: Jobs;
   /** What billable calls run with; the HTTP routes and the job worker share it. */
   readonly calls: CallDeps;
@@ -142,8 +140,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         store: stores.store,
         logger,
         app,
-        guard: engines.guard,
-        pool: engines.pool,
         jobs,
         calls,
         keys: stores.keys,

@@ -5,7 +5,13 @@ import { processTree } from '../src/browser/process-tree.js';
 import { type FixtureServer, isAlive, startFixtureServer } from './helpers/chromium.js';
 import { startServer } from './helpers/cli.js';
 import { tempDir } from './helpers/databases.js';
-import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import {
+  browserPid,
+  browserPool,
+  newAccountKey,
+  startTestRuntime,
+  type TestRuntime,
+} from './helpers/runtime.js';
 
 /*
  * The render pool under the capture endpoint: isolation between calls, the bounded queue, crash
@@ -43,7 +49,7 @@ describe('browser pool', () => {
 
   it('isolates calls: nothing a page stores is visible to the next one', async () => {
     const visit = (search: string) =>
-      t.runtime.pool.run(null, async ({ page }) => {
+      browserPool(t.runtime).run(null, async ({ page }) => {
         await page.goto(site.url(`/isolation.html${search}`));
         return page.evaluate(() => (window as unknown as { report: Promise<unknown> }).report);
       });
@@ -55,7 +61,7 @@ describe('browser pool', () => {
       caches: ['webcap-isolation'],
       serviceWorkers: 1,
     });
-    const permission = await t.runtime.pool.run(null, async ({ page, context }) => {
+    const permission = await browserPool(t.runtime).run(null, async ({ page, context }) => {
       await context.overridePermissions(site.url('/'), ['geolocation']);
       await page.goto(site.url('/isolation.html'));
       return page.evaluate(async () => (await navigator.permissions.query({ name: 'geolocation' })).state);
@@ -72,7 +78,7 @@ describe('browser pool', () => {
         history: 2,
       });
     }
-    const fresh = await t.runtime.pool.run(null, async ({ page }) => {
+    const fresh = await browserPool(t.runtime).run(null, async ({ page }) => {
       await page.goto(site.url('/isolation.html'));
       return page.evaluate(async () => (await navigator.permissions.query({ name: 'geolocation' })).state);
     });
@@ -103,7 +109,7 @@ describe('browser pool', () => {
 
   it('fails the call in flight when the browser dies, unbilled, and relaunches for the next', async () => {
     await capture({ url: site.url('/capture.html') });
-    const pid = await t.runtime.pool.browserPid();
+    const pid = await browserPid(t.runtime, t.logs);
     expect(pid).not.toBeNull();
     const before = await used();
     const asked = site.hits('/capture.html');
@@ -122,18 +128,18 @@ describe('browser pool', () => {
     expect(await used()).toBe(before);
     const next = await capture({ url: site.url('/capture.html') });
     expect(next.statusCode).toBe(200);
-    expect(await t.runtime.pool.browserPid()).not.toBe(pid);
+    expect(await browserPid(t.runtime, t.logs)).not.toBe(pid);
     expect(await used()).toBe(before + 1);
     // Nothing of the dead browser is left: no zombie, no orphaned renderer.
     await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: 10_000, interval: 200 });
   });
 
   it('recycles the browser after BROWSER_RECYCLE_RENDERS renders and leaves no process behind', async () => {
-    const first = (await t.runtime.pool.browserPid()) as number;
+    const first = await browserPid(t.runtime, t.logs);
     const pids = new Set<number | null>();
     for (let i = 0; i < 4; i++) {
       expect((await capture({ url: site.url('/capture.html') })).statusCode).toBe(200);
-      pids.add(await t.runtime.pool.browserPid());
+      pids.add(await browserPid(t.runtime, t.logs));
     }
     // Four renders on a browser that had served some already: it was replaced exactly once.
     expect(pids.size).toBe(2);
@@ -143,10 +149,10 @@ describe('browser pool', () => {
 
   it('closes every browser process on shutdown', async () => {
     await capture({ url: site.url('/capture.html') });
-    const pid = (await t.runtime.pool.browserPid()) as number;
+    const pid = await browserPid(t.runtime, t.logs);
     const tree = await processTree(pid);
     expect(tree.length).toBeGreaterThan(1);
-    await t.runtime.pool.close();
+    await browserPool(t.runtime).close();
     // Chromium's helpers outlive it by a moment and are reaped by init, so wait for that.
     await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: 10_000, interval: 200 });
   });
@@ -192,7 +198,7 @@ describe('browser pool memory', () => {
     const gc = runInNewContext('gc') as () => void;
     const results: WeakRef<object>[] = [];
     const render = async (fill: number) => {
-      await t.runtime.pool.run(null, async ({ page }) => {
+      await browserPool(t.runtime).run(null, async ({ page }) => {
         await page.goto(site.url('/isolation.html'));
         const result = { bytes: Buffer.alloc(1_048_576, fill) };
         results.push(new WeakRef(result));

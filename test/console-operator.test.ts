@@ -4,7 +4,7 @@ import { createAccount } from '../src/billing/accounts.js';
 import { createKey } from '../src/billing/keys.js';
 import { addUser, asBrowser, type Browser, signIn } from './helpers/console.js';
 import { DIALECTS } from './helpers/databases.js';
-import { ADMIN_TOKEN, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { ADMIN_TOKEN, browserPool, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as plain JSON
 type Json = any;
@@ -257,7 +257,7 @@ describe.each(DIALECTS)('the operator console on %s', (dialect) => {
       const res = await as(token, { url: '/console/api/operator/health' });
       expect(res.statusCode, res.body).toBe(200);
       const health = res.json();
-      const pool = t.runtime.pool.state();
+      const pool = browserPool(t.runtime).state();
       expect(health.render_pool).toEqual({
         size: 3,
         busy: pool.busy,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureServer, pngSize, startFixtureServer } from './helpers/chromium.js';
-import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { browserPool, newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
  * The service on Debian's full browser (CHROMIUM_PATH=/usr/lib/chromium/chromium) instead of the
@@ -29,7 +29,7 @@ describe('capture on the full browser', () => {
   });
 
   it('captures the default viewport at 1280 × 1024, whatever room the window leaves', async () => {
-    const opened = await t.runtime.pool.run(null, async (lease) => lease.windowSize);
+    const opened = await browserPool(t.runtime).run(null, async (lease) => lease.windowSize);
     expect(opened.width).toBe(1280);
     expect(opened.height).toBeLessThan(1024);
     const res = await t.runtime.app.inject({

@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/databases.js';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
-import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { browserPool, newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
  * Frames and downloads (docs/capture.md, "Hostile pages"). First, frames inside the page that go where the main frame may not:
@@ -213,7 +213,7 @@ describe('downloads on the full browser', () => {
     const saved = { HOME: process.env.HOME, TMPDIR: process.env.TMPDIR };
     Object.assign(process.env, { HOME: home, TMPDIR: tmp });
     try {
-      await t.runtime.pool.warmUp();
+      await browserPool(t.runtime).warmUp();
     } finally {
       for (const [name, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[name];

@@ -9,7 +9,13 @@ import { processTree, treeMemoryBytes } from '../src/browser/process-tree.js';
 import { isAlive } from './helpers/chromium.js';
 import { tempDir } from './helpers/databases.js';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
-import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import {
+  browserPid,
+  browserPool,
+  newAccountKey,
+  startTestRuntime,
+  type TestRuntime,
+} from './helpers/runtime.js';
 
 /*
  * Pages that attack the renderer rather than the network, through GET /v1/capture with real
@@ -211,7 +217,7 @@ describe('hostile pages', () => {
     const saved = { HOME: process.env.HOME, TMPDIR: process.env.TMPDIR };
     Object.assign(process.env, { HOME: home, TMPDIR: tmp });
     try {
-      for (const t of Object.values(runtimes)) await t.runtime.pool.warmUp();
+      for (const t of Object.values(runtimes)) await browserPool(t.runtime).warmUp();
     } finally {
       for (const [name, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[name];
@@ -221,7 +227,7 @@ describe('hostile pages', () => {
     const service = async (t: TestRuntime): Promise<Service> => ({
       t,
       key: await newAccountKey(t, 'hostile', 10_000),
-      browserPid: (await t.runtime.pool.browserPid()) as number,
+      browserPid: await browserPid(t.runtime, t.logs),
     });
     roomy = await service(runtimes.roomy);
     hurried = await service(runtimes.hurried);
@@ -291,7 +297,7 @@ describe('hostile pages', () => {
   async function expectServiceUnaffected(service = roomy) {
     const next = await call('/normal', {}, service);
     await expectNormalCapture(next.res, next.billed);
-    expect(await service.t.runtime.pool.browserPid()).toBe(service.browserPid);
+    expect(await browserPid(service.t.runtime, service.t.logs)).toBe(service.browserPid);
   }
 
   /** CPU time a process has used, in ticks of 1/100 s (proc(5): utime and stime). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
-import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { browserPool, newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
  * An accepted job that finds every browser busy and the render queue full waits for a slot and
@@ -81,7 +81,7 @@ describe('async jobs when the render pool is full', () => {
     const refused = await inject('/v1/content', { url: page('/page') });
     expect(refused.statusCode).toBe(503);
 
-    const rejectedBefore = t.runtime.pool.state().rejected;
+    const rejectedBefore = browserPool(t.runtime).state().rejected;
     const submissions = await Promise.all([
       inject('/v1/content', { url: page('/page'), is_async: 'true' }),
       inject('/v1/content', { url: page('/page'), is_async: 'true', include_markdown: 'true' }),
@@ -91,7 +91,7 @@ describe('async jobs when the render pool is full', () => {
     const ids = submissions.map((res) => res.json().job_id as string);
     // Each job met the full pool at least once (the synchronous refusal above is one more).
     await until(
-      () => t.runtime.pool.state().rejected,
+      () => browserPool(t.runtime).state().rejected,
       (n) => n >= rejectedBefore + 3,
     );
     const { db } = t.runtime.store;

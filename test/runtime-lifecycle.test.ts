@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { processTree } from '../src/browser/process-tree.js';
@@ -7,6 +8,7 @@ import { createLogger } from '../src/logging.js';
 import { createRuntime } from '../src/runtime.js';
 import { isAlive } from './helpers/chromium.js';
 import { databaseEnv, dropDatabase, freshDatabase, tempDir } from './helpers/databases.js';
+import { browserPid } from './helpers/runtime.js';
 
 // Launching Chromium on a loaded 2-core machine takes seconds.
 vi.setConfig({ testTimeout: 120_000 });
@@ -64,12 +66,20 @@ describe('the runtime on PostgreSQL: what it opens, it closes', () => {
   it('close runs every closer when one fails, and names the one that failed', async () => {
     const fresh = freshDatabase('postgres', dataDir);
     const before = liveHandles();
+    // Logged at info, where the browser's launch names its pid.
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const runtime = await createRuntime(loadConfig({ ...databaseEnv(fresh, dataDir), LOG_LEVEL: 'silent' }), {
-      logger,
+      logger: createLogger('info', sink),
     });
     try {
       await runtime.warmUp();
-      const browser = (await runtime.pool.browserPid()) as number;
+      const browser = await browserPid(runtime, lines);
       const tree = await processTree(browser);
       // Jobs close before the browser, the extractors and the stores.
       vi.spyOn(runtime.jobs, 'close').mockRejectedValueOnce(new Error('stuck'));

@@ -157,12 +157,6 @@ export class BrowserPool {
     await Promise.all(generation.warm);
   }
 
-  /** The pid of the browser new calls go to, once it has launched; null while none is wanted. */
-  async browserPid(): Promise<number | null> {
-    const current = await this.current?.catch(() => null);
-    return current?.pid ?? null;
-  }
-
   /**
    * Runs `work` on a fresh page whose traffic leaves through the egress proxy, direct or via
    * `upstreamProxy`. Fails with 503 when the queue is full, a timeout after renderTimeoutMs,

@@ -7,7 +7,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ConsoleSessions } from '../admin/sessions.js';
 import { WebcapError } from '../errors.js';
 import type { TrustProxy } from '../net/trust-proxy.js';
-import { Audit } from './audit.js';
+import { RequestCatalog } from '../stats/catalog.js';
+import { AccessLog } from './access-log.js';
 import { type AuthDeps, authenticate, keyBeforeBody } from './auth.js';
 import { boundedBody } from './body-bounds.js';
 import { capConnectionsPerClient } from './connection-cap.js';
@@ -40,7 +41,7 @@ declare module 'fastify' {
     consoleDocument: FastifyInstance['swagger'];
   }
   interface FastifyRequest {
-    /** Whether the call was billed; set by the route from its call's outcome, read by the audit. */
+    /** Whether the call was billed; set by the route from its call's outcome, read by the access log. */
     billed: boolean;
   }
 }
@@ -61,7 +62,7 @@ function trustProxyOption(
  * builds only /healthz, /readyz and /metrics: what `webcap worker` serves.
  */
 export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'): Promise<App> {
-  const audit = new Audit(deps.logger, deps.requestLog, deps.clock, deps.metrics);
+  const accessLog = new AccessLog(deps.logger, deps.requestLog, deps.clock, deps.metrics);
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.config.bodyLimitBytes,
@@ -84,7 +85,7 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
     // One access line per request, written when it ends, rather than Fastify's two.
-    logController: audit,
+    logController: accessLog,
     ajv: {
       customOptions: {
         coerceTypes: 'array',
@@ -123,7 +124,13 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   });
   // Every authenticated call leaves a row (the stats snapshot and operators read them), and
   // every request one access line, even when the client hangs up first.
-  audit.register(app);
+  accessLog.register(app);
+  // The stats' catalog is the routes that leave those rows, each under the engine it names.
+  const catalog = new RequestCatalog();
+  app.addHook('onRoute', (route) => {
+    const { auth, engine } = route.config ?? {};
+    if (auth !== undefined && engine !== undefined) catalog.add(engine, route.url);
+  });
   // The one place where keys are checked: every route that sets config.auth goes through it,
   // before validation, so a caller without a valid key learns nothing about the parameters; and
   // before the body is read wherever the key is not in it, so that an unauthenticated body costs
@@ -189,7 +196,7 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   await app.register(healthRoutes(deps));
   if (routes === 'health') return app;
   await app.register(usageRoutes(deps));
-  await app.register(statsRoutes(deps));
+  await app.register(statsRoutes(deps, catalog));
   await app.register(captureRoutes(deps));
   await app.register(contentRoutes(deps));
   await app.register(analyzeRoutes(deps));

@@ -8,7 +8,7 @@ import type { App } from './app.js';
  * balancer stops sending before connections are refused; `closed`: the listener is closed and
  * what still arrives on a kept-alive connection is a 503 with Retry-After, never a reset.
  */
-export type DrainPhase = 'serving' | 'draining' | 'closed';
+type DrainPhase = 'serving' | 'draining' | 'closed';
 
 /** A caller turned away while the server stops retries at once: another node answers. */
 const RETRY_AFTER_SECONDS = 1;
@@ -63,10 +63,6 @@ export class HttpDrain {
     private readonly logger: Logger,
     private readonly idleLingerMs = IDLE_LINGER_MS,
   ) {}
-
-  get phase(): DrainPhase {
-    return this.current;
-  }
 
   /** Installs the hooks that answer for the drain; before the app is ready. */
   attach(app: App): void {

@@ -158,7 +158,7 @@ export class InProcessBackend implements Backend {
     return { value: { kind: 'done', value }, status: 200, billed: done.outcome.billed };
   }
 
-  /** Runs one tool call for the verified caller and records it as REST's audit records a request. */
+  /** Runs one tool call for the verified caller and records it as REST's access log records a request. */
   private async run<T>(engine: string, call: (caller: Caller) => Promise<Ran<T>>): Promise<T> {
     const caller = await this.caller();
     const started = performance.now();

@@ -109,7 +109,6 @@ export type CaptureArgs = Static<typeof CaptureTool>;
 export type ContentArgs = Static<typeof ContentTool>;
 export type AnalyzeArgs = Static<typeof AnalyzeTool>;
 export type CrawlArgs = Static<typeof CrawlTool>;
-export type JobStatusArgs = Static<typeof JobStatusTool>;
 
 /** The tools, in the order tools/list gives them; the descriptions are what an agent reads to choose. */
 export const TOOLS = [

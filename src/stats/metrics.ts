@@ -11,7 +11,7 @@ export interface MetricsSources {
 
 /**
  * The service's Prometheus metrics, on a registry of its own (several runtimes in one process, as
- * in tests, do not share counters). Requests are counted as they end (http/audit.ts); pool gauges
+ * in tests, do not share counters). Requests are counted as they end (http/access-log.ts); pool gauges
  * and counters are read from the pools when scraped.
  */
 export class Metrics {

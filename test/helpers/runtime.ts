@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { createAccount } from '../../src/billing/accounts.js';
 import { createKey } from '../../src/billing/keys.js';
+import type { BrowserPool } from '../../src/browser/pool.js';
 import { metered } from '../../src/calls/metering.js';
 import type { Clock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
@@ -68,6 +69,24 @@ export async function startTestRuntime(
       if (options.sharing === undefined) await dropDatabase(config.database);
     },
   };
+}
+
+/** The runtime's browser pool, as the capture engine holds it. */
+export function browserPool(runtime: Runtime): BrowserPool {
+  return runtime.calls.capture.pool;
+}
+
+/**
+ * The pid of the browser new calls go to: once the pool's current browser is up (a launch under
+ * way, after a crash or a recycle, is waited for), the pid its `browser launched` log line names.
+ */
+export async function browserPid(runtime: Runtime, logs: readonly string[]): Promise<number> {
+  await browserPool(runtime).warmUp();
+  for (let i = logs.length - 1; i >= 0; i--) {
+    const launched = /"browserPid":(\d+),"msg":"browser launched"/.exec(logs[i] as string);
+    if (launched !== null) return Number(launched[1]);
+  }
+  throw new Error('no browser launched in the log');
 }
 
 /** A new account named after its slug with a monthly quota, and one key on it; returns the key. */

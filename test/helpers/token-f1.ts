@@ -1,9 +1,24 @@
-import { tokenOverlap, wordTokens } from '../../src/engines/content/word-tokens.js';
+import { wordTokens } from '../../src/engines/content/word-tokens.js';
 
 export interface TokenScore {
   readonly precision: number;
   readonly recall: number;
   readonly f1: number;
+}
+
+/** How many tokens `a` and `b` share, counted as multisets (a word twice in both counts twice). */
+function tokenOverlap(a: readonly string[], b: readonly string[]): number {
+  const counts = new Map<string, number>();
+  for (const t of b) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let n = 0;
+  for (const t of a) {
+    const left = counts.get(t) ?? 0;
+    if (left > 0) {
+      n++;
+      counts.set(t, left - 1);
+    }
+  }
+  return n;
 }
 
 /**

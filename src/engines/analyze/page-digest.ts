@@ -1,4 +1,5 @@
 import { parseHTML } from 'linkedom';
+import { blockTagsFor, NO_TEXT } from '../content/html-blocks.js';
 import { extractMainContent, plainText } from '../content/main-content.js';
 import { extractMetadata } from '../content/metadata.js';
 import { furnitureFor } from '../content/page-furniture.js';
@@ -55,11 +56,7 @@ export const DIGEST_LIMITS = Object.freeze({
 
 // Never visible text.
 const SKIP_TAGS = new Set([
-  'SCRIPT',
-  'STYLE',
-  'NOSCRIPT',
-  'TEMPLATE',
-  'SVG',
+  ...NO_TEXT,
   'IFRAME',
   'OBJECT',
   'CANVAS',
@@ -74,34 +71,7 @@ const SKIP_TAGS = new Set([
 const FURNITURE = furnitureFor('digest');
 const HEADING = /^H([1-4])$/;
 const PARAGRAPH_TAGS = new Set(['P', 'ADDRESS', 'DD', 'FIGCAPTION', 'SUMMARY']);
-const BLOCK_TAGS = new Set([
-  'ADDRESS',
-  'ARTICLE',
-  'ASIDE',
-  'BLOCKQUOTE',
-  'DETAILS',
-  'DIV',
-  'DL',
-  'FIGURE',
-  'FOOTER',
-  'FORM',
-  'H1',
-  'H2',
-  'H3',
-  'H4',
-  'H5',
-  'H6',
-  'HEADER',
-  'LI',
-  'MAIN',
-  'NAV',
-  'OL',
-  'P',
-  'PRE',
-  'SECTION',
-  'TABLE',
-  'UL',
-]);
+const BLOCK_TAGS = blockTagsFor('digest');
 const LIST_TAGS = new Set(['UL', 'OL']);
 const WHITESPACE = /\s+/g;
 const WORD_SPLIT = /[^a-z0-9]+/;

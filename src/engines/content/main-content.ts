@@ -1,5 +1,6 @@
 import { furnitureName, hasContentName, isIngredientList } from './boilerplate-names.js';
 import { elementBudget } from './element-budget.js';
+import { blockTagsFor, NO_TEXT } from './html-blocks.js';
 import { furnitureFor } from './page-furniture.js';
 import { countText, PROSE_MAX_LINK_DENSITY, type TextCounts } from './text-blocks.js';
 import { wordTokens } from './word-tokens.js';
@@ -15,42 +16,7 @@ export interface MainContent {
   readonly elements: number;
 }
 
-const BLOCK = new Set([
-  'ADDRESS',
-  'ARTICLE',
-  'ASIDE',
-  'BLOCKQUOTE',
-  'BR',
-  'DD',
-  'DIV',
-  'DL',
-  'DT',
-  'FIGCAPTION',
-  'FIGURE',
-  'FOOTER',
-  'FORM',
-  'H1',
-  'H2',
-  'H3',
-  'H4',
-  'H5',
-  'H6',
-  'HEADER',
-  'HR',
-  'LI',
-  'MAIN',
-  'NAV',
-  'OL',
-  'P',
-  'PRE',
-  'SECTION',
-  'TABLE',
-  'TD',
-  'TH',
-  'TR',
-  'UL',
-]);
-const NO_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG']);
+const BLOCK = blockTagsFor('plain-text');
 
 /** The visible text of `root`: text nodes in document order, a newline between blocks; no recursion. */
 export function plainText(root: Node): string {
@@ -73,11 +39,7 @@ export function plainText(root: Node): string {
 
 // Never content, whatever the page: removed before either extractor sees the page.
 const NEVER = new Set([
-  'SCRIPT',
-  'STYLE',
-  'NOSCRIPT',
-  'TEMPLATE',
-  'SVG',
+  ...NO_TEXT,
   'IFRAME',
   'OBJECT',
   'EMBED',
@@ -194,7 +156,7 @@ function pruned(
 // Below this many words, what was found is a stray line, not the page's content.
 const MIN_WORDS = 25;
 
-function normalised(text: string): string {
+function normalized(text: string): string {
   return wordTokens(text).join(' ');
 }
 
@@ -460,7 +422,7 @@ function dropLeadingTitle(
   while (stack.length > 0) {
     const el = stack.pop() as Element;
     const name = el.tagName.toUpperCase();
-    const text = normalised(el.textContent ?? '');
+    const text = normalized(el.textContent ?? '');
     // A heading may also be the title without the site's name.
     const isHeading = /^H[1-3]$/.test(name);
     if (text !== '' && titles.some((t) => t === text || (isHeading && t.startsWith(`${text} `)))) {
@@ -591,7 +553,7 @@ const TEASER_BLOCKS = 8;
 function removeRepeatedTeaser(container: Element, counts: ReadonlyMap<Element, TextCounts>): void {
   const texts = blocksOf(container, counts)
     .slice(0, TEASER_BLOCKS)
-    .map((el) => ({ el, text: normalised(el.textContent ?? '') }));
+    .map((el) => ({ el, text: normalized(el.textContent ?? '') }));
   for (const [i, { el, text }] of texts.entries()) {
     // Its last word may be cut ("...four yea").
     const stem = text.slice(0, Math.max(0, text.lastIndexOf(' ')));
@@ -606,9 +568,9 @@ function removeRepeatedTeaser(container: Element, counts: ReadonlyMap<Element, T
 }
 
 function pageTitles(document: Document): string[] {
-  const titles = [normalised(document.title ?? '')];
+  const titles = [normalized(document.title ?? '')];
   const h1 = document.querySelector('h1');
-  if (h1) titles.push(normalised(h1.textContent ?? ''));
+  if (h1) titles.push(normalized(h1.textContent ?? ''));
   return titles.filter((t) => t !== '');
 }
 

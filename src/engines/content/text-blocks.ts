@@ -6,53 +6,12 @@
  * chooses a container and cleans it by. One iterative pass; no recursion.
  */
 
-/** Elements whose text is a block of its own; text inside anything else belongs to the block around it. */
-export const BLOCK_TAGS: ReadonlySet<string> = new Set([
-  'ADDRESS',
-  'ARTICLE',
-  'ASIDE',
-  'BLOCKQUOTE',
-  'BODY',
-  'CAPTION',
-  'CENTER',
-  'DD',
-  'DETAILS',
-  'DIV',
-  'DL',
-  'DT',
-  'FIELDSET',
-  'FIGCAPTION',
-  'FIGURE',
-  'FOOTER',
-  'FORM',
-  'H1',
-  'H2',
-  'H3',
-  'H4',
-  'H5',
-  'H6',
-  'HEADER',
-  'HTML',
-  'LI',
-  'MAIN',
-  'NAV',
-  'OL',
-  'P',
-  'PRE',
-  'SECTION',
-  'SUMMARY',
-  'TABLE',
-  'TBODY',
-  'TD',
-  'TFOOT',
-  'TH',
-  'THEAD',
-  'TR',
-  'UL',
-]);
+import { blockTagsFor, NO_TEXT } from './html-blocks.js';
+
+// Elements whose text is a block of its own; text inside anything else belongs to the block around it.
+const BLOCK_TAGS = blockTagsFor('text-blocks');
 
 const HEADINGS: ReadonlySet<string> = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
-const NO_TEXT: ReadonlySet<string> = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG']);
 
 export type BlockKind = 'prose' | 'links' | 'short' | 'heading';
 

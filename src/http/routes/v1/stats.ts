@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { invalidParam, WebcapError } from '../../../errors.js';
-import { engineOfPath, isEngineSlug, isKnownEngine, normalizePath } from '../../../stats/catalog.js';
+import { isEngineSlug, type RequestCatalog } from '../../../stats/catalog.js';
 import { StatsSnapshotSchema, statsSnapshot } from '../../../stats/snapshot.js';
 import type { AppDeps } from '../../deps.js';
 import { errors } from '../../responses/errors.js';
@@ -17,8 +17,11 @@ const StatsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-/** GET /v1/stats: the platform's one-hour health for an engine or a path; free, for accounts with stats enabled. */
-export function statsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+/**
+ * GET /v1/stats: the platform's one-hour health for an engine or a path of `catalog`; free, for
+ * accounts with stats enabled.
+ */
+export function statsRoutes(deps: AppDeps, catalog: RequestCatalog): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/v1/stats',
@@ -41,21 +44,18 @@ export function statsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         if (engine === undefined && path === undefined) throw invalidParam('engine', 'or path is required');
         if (engine !== undefined) {
           if (!isEngineSlug(engine)) throw invalidParam('engine', 'is not an engine slug');
-          if (!isKnownEngine(engine)) throw new WebcapError('not_found', 'unknown engine');
+          if (!catalog.isKnownEngine(engine)) throw new WebcapError('not_found', 'unknown engine');
         }
-        let normalized: string | null = null;
-        let pathEngine: string | null = null;
+        const endpoint = path === undefined ? null : catalog.find(path.trim());
         if (path !== undefined) {
-          normalized = normalizePath(path.trim());
-          pathEngine = normalized === null ? null : engineOfPath(normalized);
-          if (pathEngine === null) throw invalidParam('path', 'is not an endpoint of the API');
-          if (engine !== undefined && pathEngine !== engine) {
+          if (endpoint === null) throw invalidParam('path', 'is not an endpoint of the API');
+          if (engine !== undefined && endpoint.engine !== engine) {
             throw invalidParam('path', `does not belong to engine ${engine}`);
           }
         }
         return statsSnapshot(deps.store.db, deps.clock(), {
-          engine: (engine ?? pathEngine) as string,
-          path: normalized,
+          engine: (engine ?? endpoint?.engine) as string,
+          path: endpoint?.path ?? null,
         });
       },
     );

@@ -1,27 +1,16 @@
 import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { redactUrl } from '../logging.js';
+import { redactRequestUrl } from '../logging.js';
+import { normalizePath } from '../stats/catalog.js';
 import type { Metrics } from '../stats/metrics.js';
 import type { RequestLog } from '../stats/request-log.js';
 
-/** A route's path as the stats see it: lower case, no trailing slash, `:param` as `{param}`. */
-function normalizedPath(route: string): string {
-  let end = route.length;
-  while (end > 1 && route[end - 1] === '/') end -= 1;
-  return (
-    route
-      .slice(0, end)
-      .toLowerCase()
-      .replace(/:([a-z_]+)/g, '{$1}') || '/'
-  );
-}
-
-const AUDITED = Symbol('audited');
+const LOGGED = Symbol('logged');
 const SENT = Symbol('sent');
 
-interface AuditState {
-  [AUDITED]?: boolean;
+interface LogState {
+  [LOGGED]?: boolean;
   [SENT]?: boolean;
 }
 
@@ -30,10 +19,10 @@ interface AuditState {
  * row records whether the call was billed), whatever the client does. Fastify writes its
  * completion only when the response finishes; a client that hangs up before the answer is sent
  * never lets it finish, although the call ran and may have been billed (spec, Errors rule 3).
- * So a request is also audited when its answer is handed over to a connection that is already
+ * So a request is also logged when its answer is handed over to a connection that is already
  * gone, or when the connection goes while the answer is being written.
  */
-export class Audit extends LogController {
+export class AccessLog extends LogController {
   private readonly lines: Logger;
 
   constructor(
@@ -53,11 +42,11 @@ export class Audit extends LogController {
   register(app: FastifyInstance): void {
     app.addHook('onRequest', async (request, reply) => {
       reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished && (request as AuditState)[SENT]) this.complete(null, request, reply);
+        if (!reply.raw.writableFinished && (request as LogState)[SENT]) this.complete(null, request, reply);
       });
     });
     app.addHook('onSend', async (request, reply, payload) => {
-      (request as AuditState)[SENT] = true;
+      (request as LogState)[SENT] = true;
       if (reply.raw.destroyed) this.complete(null, request, reply);
       return payload;
     });
@@ -71,14 +60,14 @@ export class Audit extends LogController {
   }
 
   private complete(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    const state = request as AuditState;
-    if (state[AUDITED]) return;
-    state[AUDITED] = true;
+    const state = request as LogState;
+    if (state[LOGGED]) return;
+    state[LOGGED] = true;
     const delivered = reply.raw.writableFinished;
     const line = {
       reqId: request.id,
       method: request.method,
-      url: redactUrl(request.url),
+      url: redactRequestUrl(request.url),
       ip: request.ip,
       statusCode: reply.statusCode,
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
@@ -93,7 +82,7 @@ export class Audit extends LogController {
       account_id: request.auth.account.id,
       key_id: request.auth.key.id,
       engine,
-      path: normalizedPath(request.routeOptions.url ?? request.url),
+      path: normalizePath(request.routeOptions.url ?? request.url),
       status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime),
       billed: request.billed ? 1 : 0,
