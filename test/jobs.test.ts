@@ -13,6 +13,7 @@ import {
   tableResolver,
 } from './helpers/net-fixtures.js';
 import { ADMIN_TOKEN, newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * Async jobs on the in-process queue, end to end through HTTP: submission (202), polling, billing
@@ -100,7 +101,7 @@ describe('async jobs (in-process queue)', () => {
     });
     key = await newAccountKey(t, 'jobs', 1000);
     otherKey = await newAccountKey(t, 'other', 1000);
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const release of slowRelease) release();
     await t?.close();
@@ -123,7 +124,7 @@ describe('async jobs (in-process queue)', () => {
     done = (r: Json) => r.status === 'completed' || r.status === 'failed',
     as = key,
   ) {
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + HANG_MS;
     for (;;) {
       const res = await inject({ url: `/jobs/${id}`, headers: { 'x-api-key': as } });
       expect(res.statusCode).toBe(200);
@@ -160,7 +161,7 @@ describe('async jobs (in-process queue)', () => {
   }
 
   async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + HANG_MS;
     for (;;) {
       const value = await read();
       if (ok(value)) return value;
@@ -326,7 +327,7 @@ describe('async jobs (in-process queue)', () => {
       expect(analysis.result.success).toBe(true);
       expect(analysis.result.data.phoneNumbers).toEqual(['+14155550100']);
       expect((await poll(legacyAnalyze.json().job_id)).endpoint).toBe('/analyze');
-    }, 120_000);
+    });
 
     it('polling works with the legacy key too, and is free', async () => {
       const res = await submitCrawl({ query: page() });
@@ -381,7 +382,7 @@ describe('async jobs (in-process queue)', () => {
         expect(res.statusCode).toBe(202);
         const id = res.json().job_id;
         let record: Json = {};
-        const deadline = Date.now() + 20_000;
+        const deadline = Date.now() + HANG_MS;
         while (record.status !== 'failed' && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 100));
           record = (

@@ -8,9 +8,6 @@ import { createRuntime } from '../src/main.js';
 import { isAlive } from './helpers/chromium.js';
 import { databaseEnv, dropDatabase, freshDatabase, tempDir } from './helpers/databases.js';
 
-// Launching Chromium on a loaded 2-core machine takes seconds.
-vi.setConfig({ testTimeout: 120_000 });
-
 /**
  * How many handles of each kind keep the process alive: sockets, servers, pipes, child processes.
  * Timers are left out: the test runner's own come and go (the runtime's periodic ones are unref'd).
