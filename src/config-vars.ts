@@ -520,7 +520,7 @@ export const CONFIG_VARS = [
     default: 600_000,
     unit: 'ms',
     description:
-      'how long a reserved credit is held before an unsettled reservation (crashed process) is released',
+      "how long a reserved credit is held unless the process running its call renews it (every third of it): a dead process's reservations are released this long after its last renewal",
   },
   {
     name: 'KEY_CACHE_TTL_MS',

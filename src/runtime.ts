@@ -185,11 +185,13 @@ async function openStores(config: Config, clock: Clock, logger: Logger, closers:
   closers.add('key cache', () => keys.close());
   const requestLog = new RequestLog(store.db, logger, config.requestLogFlushIntervalMs);
   closers.add('request log', () => requestLog.close());
+  const reservations = new Reservations(store.db, clock, config.reservationHoldMs, logger);
+  closers.add('reservation leases', () => reservations.close());
   return {
     store,
     caps: new RateCaps(redis, clock),
     keys,
-    reservations: new Reservations(store.db, clock, config.reservationHoldMs),
+    reservations,
     requestLog,
     signingSecret: await resolveSigningSecret(store.db, config.signingSecret),
   };

@@ -103,7 +103,7 @@ describe('analyze (extractive analyzer)', () => {
     site = await startSite();
     t = await runtimeFor(site);
     key = await newAccountKey(t, 'analyze', 10_000);
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.server.close();
@@ -304,7 +304,7 @@ describe('analyze (openai analyzer against a real model server)', () => {
     // endpoint is trusted configuration, not a caller's URL, and does not go through the guard.
     t = await runtimeFor(site, llmEnv(GENEROUS_DEADLINE_MS));
     key = await newAccountKey(t, 'analyze-llm', 10_000);
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await llm?.close();
@@ -514,7 +514,7 @@ describe('analyze (openai analyzer against a real model server)', () => {
     } finally {
       await short.close();
     }
-  }, 60_000);
+  });
 
   it('a long page is cut to the token budget at a paragraph boundary and says so', async () => {
     const res = await post({ url: site.url('/long') });

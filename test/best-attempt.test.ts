@@ -65,7 +65,7 @@ describe('pages whose load never fires', () => {
       },
     });
     key = await newAccountKey(t, 'best-attempt', 1000);
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const res of held.splice(0)) res.destroy();
     await t?.close();

@@ -4,6 +4,7 @@ import { createKey } from '../src/billing/keys.js';
 import { WebcapError } from '../src/errors.js';
 import { DIALECTS } from './helpers/databases.js';
 import { meteredProbe, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * Per-key quota windows, per-account caps, billing-period rollover and the request log,
@@ -223,7 +224,7 @@ describe.each(DIALECTS)('billing limits on %s', (dialect) => {
         if (found.length < 4) throw new Error(`only ${found.length} rows so far`);
         return found;
       },
-      { timeout: 5000, interval: 100 },
+      { timeout: HANG_MS, interval: 100 },
     );
     // The clock stands still in this test, so rows are compared as a set.
     const seen = rows.map((r) => `${r.engine} ${r.path} ${r.status} billed=${Number(r.billed)}`).sort();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cliAccountKey, cliJson, processSetup, type ServerProcess, startServer } from './helpers/cli.js';
 import { DIALECTS, dropDatabase } from './helpers/databases.js';
 import { startServer as startSite, type TestServer } from './helpers/net-fixtures.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * Billing across real server processes (`webcap serve`), with the crawler as the billable call
@@ -53,7 +54,7 @@ describe('two server processes sharing PostgreSQL', () => {
 
   beforeAll(async () => {
     servers.push(await startServer(env), await startServer(env));
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
     await dropDatabase(database);
@@ -79,7 +80,7 @@ describe('two server processes sharing PostgreSQL', () => {
       await fetch(`${servers[1]?.url}/v1/usage`, { headers: { 'x-api-key': key } })
     ).json()) as { remaining: number; total_used: number };
     expect(usage).toMatchObject({ remaining: 0, total_used: 10 });
-  }, 60_000);
+  });
 });
 
 describe('caps shared by two processes through Redis', () => {
@@ -88,7 +89,7 @@ describe('caps shared by two processes through Redis', () => {
 
   beforeAll(async () => {
     servers.push(await startServer(env), await startServer(env));
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
     await dropDatabase(database);
@@ -106,7 +107,7 @@ describe('caps shared by two processes through Redis', () => {
     expect(refused.headers.get('x-ratelimit-limit')).toBe('3');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((await crawl(a, key)).status).toBe(401);
-  }, 60_000);
+  });
 
   it('per_second counts calls to either process, and frees up the next second', async () => {
     const key = await account(env, 'fast', ['--monthly-quota', '100', '--per-second', '2']);
@@ -123,7 +124,7 @@ describe('caps shared by two processes through Redis', () => {
     ).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 2100));
     expect((await crawl(b, key)).status).toBe(200);
-  }, 60_000);
+  });
 });
 
 describe.each(DIALECTS)('a server killed with SIGKILL during a call, on %s', (dialect) => {
@@ -157,7 +158,7 @@ describe.each(DIALECTS)('a server killed with SIGKILL during a call, on %s', (di
           released: 1,
         });
       },
-      { timeout: 10_000, interval: 250 },
+      { timeout: HANG_MS, interval: 250 },
     );
     const usage = async () =>
       (await (await fetch(`${restarted.url}/v1/usage`, { headers: { 'x-api-key': key } })).json()) as {
@@ -167,5 +168,5 @@ describe.each(DIALECTS)('a server killed with SIGKILL during a call, on %s', (di
     expect(await usage()).toMatchObject({ remaining: 1, total_used: 0 });
     expect((await crawl(restarted, key)).status).toBe(200);
     expect(await usage()).toMatchObject({ remaining: 0, total_used: 1 });
-  }, 60_000);
+  });
 });

@@ -12,6 +12,7 @@ import {
   startTestRuntime,
   type TestRuntime,
 } from './helpers/runtime.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * The render pool under the capture endpoint: isolation between calls, the bounded queue, crash
@@ -35,7 +36,7 @@ describe('browser pool', () => {
       },
     });
     key = await newAccountKey(t, 'pool', 1000);
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();
@@ -116,7 +117,7 @@ describe('browser pool', () => {
     const inFlight = capture({ url: site.url('/capture.html'), delay: '3' });
     // In flight once the browser has asked for the page: the render then waits out its delay.
     await vi.waitFor(() => expect(site.hits('/capture.html')).toBeGreaterThan(asked), {
-      timeout: 10_000,
+      timeout: HANG_MS,
       interval: 20,
     });
     const tree = await processTree(pid as number);
@@ -131,7 +132,7 @@ describe('browser pool', () => {
     expect(await browserPid(t.runtime, t.logs)).not.toBe(pid);
     expect(await used()).toBe(before + 1);
     // Nothing of the dead browser is left: no zombie, no orphaned renderer.
-    await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: HANG_MS, interval: 200 });
   });
 
   it('recycles the browser after BROWSER_RECYCLE_RENDERS renders and leaves no process behind', async () => {
@@ -144,7 +145,7 @@ describe('browser pool', () => {
     // Four renders on a browser that had served some already: it was replaced exactly once.
     expect(pids.size).toBe(2);
     expect(pids.has(first)).toBe(true);
-    await vi.waitFor(() => expect(isAlive(first)).toBe(false), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(() => expect(isAlive(first)).toBe(false), { timeout: HANG_MS, interval: 200 });
   });
 
   it('closes every browser process on shutdown', async () => {
@@ -154,7 +155,7 @@ describe('browser pool', () => {
     expect(tree.length).toBeGreaterThan(1);
     await browserPool(t.runtime).close();
     // Chromium's helpers outlive it by a moment and are reaped by init, so wait for that.
-    await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: HANG_MS, interval: 200 });
   });
 
   it('leaves no browser behind when the service itself is killed with SIGKILL', async () => {
@@ -169,13 +170,13 @@ describe('browser pool', () => {
         if (match?.[1] === undefined) throw new Error('browser not launched yet');
         return Number(match[1]);
       },
-      { timeout: 20_000, interval: 200 },
+      { timeout: HANG_MS, interval: 200 },
     );
     const tree = await processTree(pid);
     expect(tree.filter(isAlive).length).toBeGreaterThan(1);
     server.child.kill('SIGKILL');
-    await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: 15_000, interval: 250 });
-  }, 60_000);
+    await vi.waitFor(() => expect(tree.filter(isAlive)).toEqual([]), { timeout: HANG_MS, interval: 250 });
+  });
 });
 
 describe('browser pool memory', () => {
@@ -187,7 +188,7 @@ describe('browser pool memory', () => {
     t = await startTestRuntime('sqlite', {
       env: { WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`, BROWSER_RECYCLE_RENDERS: '100' },
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();

@@ -37,7 +37,7 @@ describe('GET /v1/capture', () => {
       }),
     });
     key = await newAccountKey(t, 'cap', 10_000);
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();

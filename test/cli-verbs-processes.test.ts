@@ -33,7 +33,7 @@ describe('webcap capture as a process', () => {
     const key = await newAccountKey(t, 'shell', 100);
     env = { WEBCAP_URL: server, WEBCAP_API_KEY: key, PORT: 'eighty', DATABASE_URL: 'mysql://x' };
     pageUrl = `http://127.0.0.1:${site.port}/`;
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();

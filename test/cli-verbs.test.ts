@@ -46,7 +46,7 @@ describe('webcap API verbs', () => {
     key = await newAccountKey(t, 'cli', 1000);
     pageUrl = `http://127.0.0.1:${site.port}/page`;
     silentUrl = `http://127.0.0.1:${site.port}/silent`;
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();

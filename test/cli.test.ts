@@ -1,15 +1,10 @@
 import net, { type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliJson, runCli, type ServerProcess, startServer } from './helpers/cli.js';
 import { webcap, webcapJson } from './helpers/cli-in-process.js';
 import { DIALECTS, databaseEnv, dropDatabase, freshDatabase, tempDir } from './helpers/databases.js';
 
 const ADMIN = 'cli-test-admin-token-000';
-
-// The CLI runs in this process against the database a server process reads; a few tests start
-// processes of their own (the CLI from source, servers), and on a loaded 2-core machine one such
-// test has taken 27 s of the default 30.
-vi.setConfig({ testTimeout: 120_000 });
 
 describe.each(DIALECTS)('webcap admin CLI on %s, beside a running server', (dialect) => {
   const dataDir = tempDir();

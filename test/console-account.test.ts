@@ -106,7 +106,7 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
       expires_at: new Date(now + 3_600_000).toISOString(),
       webhook: null,
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();

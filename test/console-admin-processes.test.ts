@@ -26,7 +26,7 @@ describe.each(DIALECTS)('console users across processes on %s', (dialect) => {
       env,
     );
     keyId = (await cliJson<{ id: string }>(['admin', 'keys', 'create', '--account', 'acme'], env)).id;
-  }, 90_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await site?.close();

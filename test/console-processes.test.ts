@@ -41,7 +41,7 @@ const GLOBEX_OWNER = { email: 'gina@globex.example', name: 'Gina Rossi', passwor
 const NEW_OWNER_PASSWORD = 'a new password for ana';
 
 // Each step waits on a browser, a render or the request log's batches: minutes on a loaded machine.
-describe('the console in a browser', { timeout: 300_000 }, () => {
+describe('the console in a browser', () => {
   let fixture: FixtureServer;
   let holdSite: TestServer;
   /** The answers the hold site keeps, by path, and who waits for a path's first request. */

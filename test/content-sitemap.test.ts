@@ -148,7 +148,7 @@ describe('content: sitemap and favicon fetches', () => {
       }),
     });
     key = await newAccountKey(t, 'sitemaps', 10_000);
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await Promise.all([near?.close(), far?.close(), httpProxy?.close(), socks?.close()]);
@@ -231,7 +231,7 @@ describe('content: sitemap and favicon fetches', () => {
       expect(warnings).toContain(
         `links truncated to the first 1000 of about ${sitemap.totalLinks} (maxLinks; past 66536 distinct links the total is estimated)`,
       );
-    }, 180_000);
+    });
   });
 
   describe("the caller's proxy", () => {

@@ -61,7 +61,7 @@ describe('content', () => {
     routes.set('/fallbacks', html(fixture('fallbacks.html')));
     routes.set('/login', html(fixture('no-main.html')));
     routes.set('/favicon.ico', { type: 'image/x-icon', body: Buffer.from([0, 0, 1, 0]) });
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();
@@ -199,7 +199,7 @@ describe('content', () => {
       expect(cleaned.html).not.toContain('<div id="ad_banner">');
       expect(cleaned.markdown).toBe('The story.\n');
       expect(cleaned.links.external).toEqual([]);
-    }, 60_000);
+    });
 
     it('use_defuddle: the main content without navigation, cookie notice, related links or footer', async () => {
       const { data } = (
@@ -559,6 +559,6 @@ describe('content', () => {
       }
       const seen = `${answeredWhileExtracting} of ${rounds} rounds answered while a thread extracted; slowest round ${slowestMs.toFixed(1)} ms`;
       expect(answeredWhileExtracting, seen).toBeGreaterThan(0);
-    }, 180_000);
+    });
   });
 });

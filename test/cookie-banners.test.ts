@@ -6,6 +6,7 @@ import {
   loadCookieBannerRemover,
 } from '../src/browser/cookie-banners.js';
 import { type FixtureServer, launchChromium, pngSize, startFixtureServer } from './helpers/chromium.js';
+import { HANG_MS } from './helpers/waits.js';
 
 let browser: Browser;
 let server: FixtureServer;
@@ -50,7 +51,7 @@ async function visit(
     await page.goto(server.url(`/${file}`), { waitUntil: 'load' });
     const outcome = session === null ? null : await session.settled(options.timeoutMs ?? 8000);
     // Without removal, the banner its script inserts is waited for, however slow the machine.
-    if (session === null) await page.waitForSelector(banner, { timeout: 20_000 });
+    if (session === null) await page.waitForSelector(banner, { timeout: HANG_MS });
     const state = await page.evaluate((selector: string) => {
       const consentChoice = (window as unknown as { consentChoice: string | null }).consentChoice;
       const bannerVisible = [...document.querySelectorAll(selector)].some(
@@ -68,7 +69,7 @@ async function visit(
     // half a second without a scroll is the sign of the lock (a slow machine can only hide a lock
     // that failed, never fail a lock that held).
     const scrolledTo = await page
-      .waitForFunction(() => window.scrollY > 0, { timeout: options.remove ? 10_000 : 500 })
+      .waitForFunction(() => window.scrollY > 0, { timeout: options.remove ? HANG_MS : 500 })
       .then(() => page.evaluate(() => window.scrollY))
       .catch(() => 0);
     return { outcome, screenshot, fullPageHeight, scrolledTo, ...state } satisfies PageState;

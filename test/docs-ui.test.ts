@@ -17,7 +17,7 @@ beforeAll(async () => {
   await t.runtime.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(t.runtime.app.server.address() as AddressInfo).port}`;
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -88,5 +88,5 @@ describe('/docs', () => {
     } finally {
       await page.close();
     }
-  }, 60_000);
+  });
 });

@@ -13,6 +13,7 @@ import {
 } from './helpers/cli.js';
 import { dropDatabase } from './helpers/databases.js';
 import { startServer as startSite, type TestServer } from './helpers/net-fixtures.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * SIGTERM on real `webcap serve` and `webcap worker` processes (docs/drain.md): readiness fails
@@ -52,7 +53,7 @@ beforeAll(async () => {
 });
 afterAll(() => site?.close());
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = HANG_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -261,7 +262,7 @@ describe('webcap serve on SIGTERM', () => {
     } finally {
       server.child.kill('SIGKILL');
     }
-  }, 120_000);
+  });
 
   it('a call still running at SHUTDOWN_GRACE_MS is ended with an error and not billed; the process exits 0', async () => {
     const { env } = processSetup('sqlite', ADMIN, { ...patient, SHUTDOWN_GRACE_MS: '1000' });
@@ -293,7 +294,7 @@ describe('webcap serve on SIGTERM', () => {
       server.child.kill('SIGKILL');
       release('/hold/past-grace');
     }
-  }, 120_000);
+  });
 
   it('/readyz is 503 while the render queue is full (one render, a queue of one), 200 once it has room', async () => {
     const { env } = processSetup('sqlite', ADMIN, {
@@ -331,7 +332,7 @@ describe('webcap serve on SIGTERM', () => {
     } finally {
       await server.stop();
     }
-  }, 120_000);
+  });
 });
 
 type Job = { status: string; result?: unknown };
@@ -388,7 +389,7 @@ describe('jobs past JOB_SHUTDOWN_GRACE_MS are handed back', () => {
     } finally {
       await server.stop();
     }
-  }, 120_000);
+  });
 
   describe('BullMQ', () => {
     const queueName = `drain-test-${Date.now().toString(36)}`;
@@ -453,6 +454,6 @@ describe('jobs past JOB_SHUTDOWN_GRACE_MS are handed back', () => {
       expect(totals.committed).toEqual({ subscription: 1, pack: 0, credit: 0 });
       expect(totals.reserved).toBe(0);
       expect(totals.released).toBe(0);
-    }, 120_000);
+    });
   });
 });

@@ -14,6 +14,7 @@ import { parseUpstreamProxy, type UpstreamProxy } from '../src/net/upstream-prox
 import { tempDir } from './helpers/databases.js';
 import { startCanary, startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
 import { type Socks5Server, startSocks5 } from './helpers/socks5-server.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * The egress proxy, first spoken to directly, then as a real Chromium's only way out. The fixture
@@ -638,7 +639,7 @@ describe('egress proxy: real Chromium', () => {
     const page = await contextPage(route);
     const response = await page.goto(`http://127.0.0.1:${fixture.port}/attack`, { waitUntil: 'load' });
     expect(response?.status()).toBe(200);
-    await page.waitForFunction('window.settled === true', { timeout: 10_000 });
+    await page.waitForFunction('window.settled === true', { timeout: HANG_MS });
     // Each attempt names its own path: wait until the proxy has refused every one of them.
     const expected = [
       '/style.css',
@@ -656,7 +657,7 @@ describe('egress proxy: real Chromium', () => {
       route.stats.refusals.map((refusal) =>
         URL.canParse(refusal.target) ? new URL(refusal.target).pathname : refusal.target,
       );
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + HANG_MS;
     while (expected.some((item) => !refusedPaths().includes(item)) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

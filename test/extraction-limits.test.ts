@@ -61,7 +61,7 @@ describe('extraction limits through HTTP', () => {
       resolver: tableResolver({ [HOST]: ['127.0.0.1'] }),
     });
     key = await newAccountKey(t, 'limits', 100_000);
-  }, 120_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();
@@ -113,41 +113,31 @@ describe('extraction limits through HTTP', () => {
     // Chromium shows a body it cannot gunzip as an empty document with no root.
     const rootless = ['/false-gzip', '/rootless'];
 
-    it.each(rootless)(
-      '%s: content, legacy content and analyze answer 200, billed',
-      async (pathname) => {
-        const before = await used();
-        const calls = [
-          await inject('/v1/content', { url: url(pathname), include_html: 'true', include_markdown: 'true' }),
-          await inject('/v1/content', { url: url(pathname), include_markdown: 'true', use_defuddle: 'true' }),
-          await legacy({ url: url(pathname), include_markdown: 'true' }),
-          await inject('/v1/analyze', { url: url(pathname) }),
-        ];
-        for (const res of calls) {
-          expect(res.statusCode, res.body).toBe(200);
-          const data = res.json().data as Json;
-          expect(data.warnings, res.body).toContain(
-            'the page has no root element: it was extracted as empty',
-          );
-        }
-        expect(calls[0]?.json().data).toMatchObject({ metadata: { title: '' }, markdown: '' });
-        expect(calls[3]?.json().data).toMatchObject({ summary: '', emails: [], phoneNumbers: [] });
-        expect(await used()).toBe(before + calls.length);
-      },
-      300_000,
-    );
+    it.each(rootless)('%s: content, legacy content and analyze answer 200, billed', async (pathname) => {
+      const before = await used();
+      const calls = [
+        await inject('/v1/content', { url: url(pathname), include_html: 'true', include_markdown: 'true' }),
+        await inject('/v1/content', { url: url(pathname), include_markdown: 'true', use_defuddle: 'true' }),
+        await legacy({ url: url(pathname), include_markdown: 'true' }),
+        await inject('/v1/analyze', { url: url(pathname) }),
+      ];
+      for (const res of calls) {
+        expect(res.statusCode, res.body).toBe(200);
+        const data = res.json().data as Json;
+        expect(data.warnings, res.body).toContain('the page has no root element: it was extracted as empty');
+      }
+      expect(calls[0]?.json().data).toMatchObject({ metadata: { title: '' }, markdown: '' });
+      expect(calls[3]?.json().data).toMatchObject({ summary: '', emails: [], phoneNumbers: [] });
+      expect(await used()).toBe(before + calls.length);
+    });
 
-    it.each(rootless)(
-      '%s: as async jobs, content and analyze complete',
-      async (pathname) => {
-        for (const path of ['/v1/content', '/v1/analyze']) {
-          const record = await job(path, { url: url(pathname) });
-          expect(record.status, JSON.stringify(record)).toBe('completed');
-          expect(JSON.stringify(record.result)).toContain('no root element');
-        }
-      },
-      300_000,
-    );
+    it.each(rootless)('%s: as async jobs, content and analyze complete', async (pathname) => {
+      for (const path of ['/v1/content', '/v1/analyze']) {
+        const record = await job(path, { url: url(pathname) });
+        expect(record.status, JSON.stringify(record)).toBe('completed');
+        expect(JSON.stringify(record.result)).toContain('no root element');
+      }
+    });
 
     it('a body Chromium cannot decode at all (false br) is a page that could not be loaded: 400, unbilled', async () => {
       const before = await used();
@@ -159,14 +149,14 @@ describe('extraction limits through HTTP', () => {
         expect(res.statusCode).toBe(400);
       }
       expect(await used()).toBe(before);
-    }, 120_000);
+    });
 
     it('a correctly compressed page keeps its content (the check is for a missing root, not for compression)', async () => {
       const res = await inject('/v1/content', { url: url('/true-gzip'), include_markdown: 'true' });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data.markdown).toContain('# An article');
       expect(res.json().data.warnings).toEqual([]);
-    }, 120_000);
+    });
   });
 
   it('JSON-LD nested 200,000 deep: analyze and content answer 200 with the article', async () => {
@@ -182,5 +172,5 @@ describe('extraction limits through HTTP', () => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data.markdown).toContain('harbour bridges');
     }
-  }, 300_000);
+  });
 });

@@ -10,6 +10,7 @@ import { TEST_DATABASE_URL, tempDir } from './helpers/databases.js';
 import { ADMIN_TOKEN, newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.js';
 import { startTcpForwarder, type TcpForwarder } from './helpers/tcp-forwarder.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * What callers get when something the service depends on fails while it runs: the database, Redis,
@@ -49,7 +50,7 @@ function logged(t: TestRuntime, message: string): Promise<void> {
         throw new Error(`not logged yet: ${message}`);
       }
     },
-    { timeout: 15_000, interval: 20 },
+    { timeout: HANG_MS, interval: 20 },
   );
 }
 
@@ -93,7 +94,7 @@ describe('PostgreSQL unreachable mid-run', () => {
       },
     });
     calls = caller(t, site, await newAccountKey(t, 'pgfault', 100));
-  }, 60_000);
+  });
   afterAll(async () => {
     pg?.restore();
     await t?.close();
@@ -135,7 +136,7 @@ describe('PostgreSQL unreachable mid-run', () => {
     expect(await calls.used()).toBe(4);
     const { totals } = await calls.ledger('pgfault');
     expect(totals).toMatchObject({ committed: { subscription: 4 }, reserved: 0, released: 0 });
-  }, 60_000);
+  });
 });
 
 describe('Redis unreachable with REDIS_URL set', () => {
@@ -159,7 +160,7 @@ describe('Redis unreachable with REDIS_URL set', () => {
     const key = await newAccountKey(t, 'redisfault', 100);
     await updateAccount(t.runtime.store.db, 'redisfault', { perMinute: 3 }, new Date());
     calls = caller(t, site, key);
-  }, 60_000);
+  });
   afterAll(async () => {
     redis?.restore();
     await t?.close();
@@ -201,7 +202,7 @@ describe('Redis unreachable with REDIS_URL set', () => {
     expect(full.res.statusCode).toBe(401);
     expect(full.res.json()).toEqual({ error: 'Rate limit exceeded for the API key: quota per_minute' });
     expect(await calls.used()).toBe(6);
-  }, 60_000);
+  });
 });
 
 /** A blob store that the test can break and mend. */
@@ -280,7 +281,7 @@ describe.each([
       },
     });
     calls = caller(t, site, await newAccountKey(t, 'blobfault', 100));
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await fault?.close();
@@ -326,7 +327,7 @@ describe.each([
     );
     expect((await calls.get(`${link.pathname}${link.search}`)).statusCode).toBe(200);
     expect(await calls.used()).toBe(2 + 3 + 2);
-  }, 90_000);
+  });
 });
 
 describe('Chromium failing to launch, again and again', () => {
@@ -355,7 +356,7 @@ describe('Chromium failing to launch, again and again', () => {
       },
     });
     calls = caller(t, site, await newAccountKey(t, 'nobrowser', 100));
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();
@@ -424,5 +425,5 @@ describe('Chromium failing to launch, again and again', () => {
     expect(pngSize(res.rawPayload)).toEqual({ width: 1280, height: 1024 });
     expect(launches()).toBe(before + 1);
     expect(await calls.used()).toBe(1);
-  }, 60_000);
+  });
 });

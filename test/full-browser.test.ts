@@ -22,7 +22,7 @@ describe('capture on the full browser', () => {
       },
     });
     key = await newAccountKey(t, 'full', 100);
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();

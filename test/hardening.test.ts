@@ -40,7 +40,7 @@ describe('hardening: hostile input through HTTP', () => {
       },
     });
     key = await newAccountKey(t, 'hostile', 100_000);
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();

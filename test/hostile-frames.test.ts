@@ -73,7 +73,7 @@ describe('frames that navigate to refused schemes', () => {
       resolver: tableResolver({ 'elsewhere.webcap.test': ['127.0.0.1'] }),
     });
     key = await newAccountKey(t, 'frames', 1000);
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();
@@ -220,7 +220,7 @@ describe('downloads on the full browser', () => {
         else process.env[name] = value;
       }
     }
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const watcher of watchers) watcher.close();
     await t?.close();

@@ -16,6 +16,7 @@ import {
   startTestRuntime,
   type TestRuntime,
 } from './helpers/runtime.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * Pages that attack the renderer rather than the network, through GET /v1/capture with real
@@ -231,7 +232,7 @@ describe('hostile pages', () => {
     });
     roomy = await service(runtimes.roomy);
     hurried = await service(runtimes.hurried);
-  }, 90_000);
+  });
   afterAll(async () => {
     for (const watcher of watchers) watcher.close();
     for (const t of opened) await t.close();
@@ -347,7 +348,7 @@ describe('hostile pages', () => {
     const { spinner } = outcome;
     expect(spinner).not.toBeNull();
     await vi.waitFor(() => expect(isAlive(spinner as number)).toBe(false), {
-      timeout: 20_000,
+      timeout: HANG_MS,
       interval: 100,
     });
   }
@@ -356,7 +357,7 @@ describe('hostile pages', () => {
   async function callSpinning(pathname: string) {
     const served = hits.get(pathname) ?? 0;
     const pending = call(pathname, {}, hurried);
-    await vi.waitFor(() => expect(hits.get(pathname)).toBe(served + 1), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(hits.get(pathname)).toBe(served + 1), { timeout: HANG_MS, interval: 20 });
     const spinner = await busiestRenderer(hurried.browserPid);
     return { ...(await pending), spinner };
   }

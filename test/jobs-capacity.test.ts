@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
 import { browserPool, newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * An accepted job that finds every browser busy and the render queue full waits for a slot and
@@ -49,7 +50,7 @@ describe('async jobs when the render pool is full', () => {
       resolver: tableResolver({ 'site.example': ['127.0.0.1'] }),
     });
     key = await newAccountKey(t, 'busy', 100);
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const release of held.splice(0)) release();
     await t?.close();
@@ -62,7 +63,7 @@ describe('async jobs when the render pool is full', () => {
 
   /** Polls until `ok`; gives up (a stuck test, not a slow machine) after two minutes. */
   async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + HANG_MS;
     for (;;) {
       const value = await read();
       if (ok(value)) return value;
@@ -142,5 +143,5 @@ describe('async jobs when the render pool is full', () => {
       'committed',
       'released',
     ]);
-  }, 180_000);
+  });
 });

@@ -10,6 +10,7 @@ import {
 } from './helpers/cli.js';
 import { dropDatabase } from './helpers/databases.js';
 import { startServer as startSite, type TestServer } from './helpers/net-fixtures.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * Async jobs across real processes: `webcap serve` killed with SIGKILL and restarted on the
@@ -61,7 +62,7 @@ async function record(server: ServerProcess, key: string, id: string): Promise<J
   return (await res.json()) as Json;
 }
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = HANG_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -118,7 +119,7 @@ describe('the in-process queue across a crash', () => {
     expect(totals.committed).toEqual({ subscription: 2, pack: 0, credit: 0 });
     expect(totals.reserved).toBe(0);
     expect(totals.released).toBe(1);
-  }, 120_000);
+  });
 });
 
 describe('webhook retries across a crash', () => {
@@ -170,7 +171,7 @@ describe('webhook retries across a crash', () => {
       500, 204,
     ]);
     expect(deliveries).toEqual([500, 204]);
-  }, 120_000);
+  });
 });
 
 describe('webcap worker processes on one BullMQ queue', () => {
@@ -193,7 +194,7 @@ describe('webcap worker processes on one BullMQ queue', () => {
   beforeAll(async () => {
     api = await startServer(apiEnv);
     key = await account(env, 'scale');
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.stop('SIGKILL')));
     await api?.stop();
@@ -215,7 +216,6 @@ describe('webcap worker processes on one BullMQ queue', () => {
     const records = await until(
       () => Promise.all(ids.map((id) => record(api, key, id))),
       (all) => all.every((r) => r.status === 'completed'),
-      120_000,
     );
     expect(records.every((r) => r.status === 'completed')).toBe(true);
     for (let i = 0; i < 100; i++) expect(hits.get(`/many/${i}`), `/many/${i}`).toBe(1);
@@ -236,7 +236,7 @@ describe('webcap worker processes on one BullMQ queue', () => {
     const totals = await ledger(api, 'scale');
     expect(totals.committed).toEqual({ subscription: 100, pack: 0, credit: 0 });
     expect(totals.reserved).toBe(0);
-  }, 180_000);
+  });
 
   it('a worker killed mid-job: another one takes the job over, and it is billed once', async () => {
     for (const worker of workers.splice(0)) await worker.stop();
@@ -258,7 +258,7 @@ describe('webcap worker processes on one BullMQ queue', () => {
     const totals = await ledger(api, 'scale');
     expect(totals.committed).toEqual({ subscription: 101, pack: 0, credit: 0 });
     expect(totals.reserved).toBe(0);
-  }, 120_000);
+  });
 
   it("Redis holds job ids only: never a caller's S3 secret key or proxy password", async () => {
     for (const worker of workers.splice(0)) await worker.stop();

@@ -1,9 +1,10 @@
 import type http from 'node:http';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliAccountKey, cliJson, processSetup, type ServerProcess, startServer } from './helpers/cli.js';
 import { dropDatabase } from './helpers/databases.js';
 import { startServer as startSite, type TestServer } from './helpers/net-fixtures.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * Jobs of a key or account the operator withdraws with `webcap admin` (a separate process) while
@@ -13,9 +14,6 @@ import { startServer as startSite, type TestServer } from './helpers/net-fixture
  */
 const ADMIN = 'jobs-withdrawn-admin-0000';
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-// Several CLI processes from source and a server on a loaded 2-core machine.
-vi.setConfig({ testTimeout: 180_000 });
 
 type Json = Record<string, unknown>;
 
@@ -46,7 +44,7 @@ describe('webcap admin withdrawing a key and an account with jobs on the BullMQ 
       res.end(`<html><body>page ${path}</body></html>`);
     });
     server = await startServer(env);
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const res of held.splice(0)) res.end();
     await server?.stop();
@@ -65,7 +63,7 @@ describe('webcap admin withdrawing a key and an account with jobs on the BullMQ 
   }
 
   async function poll(key: string, id: string, done: (record: Json) => boolean): Promise<Json> {
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + HANG_MS;
     for (;;) {
       const res = await fetch(`${server.url}/jobs/${id}`, { headers: { 'x-api-key': key } });
       expect(res.status).toBe(200);
@@ -126,7 +124,7 @@ describe('webcap admin withdrawing a key and an account with jobs on the BullMQ 
     // BullMQ hands the cancelled jobs' ids to the worker once the running one ended (and drops
     // each once handled); neither ran.
     for (const id of [ofRevoked, ofAccount]) {
-      const deadline = Date.now() + 120_000;
+      const deadline = Date.now() + HANG_MS;
       while ((await redis.exists(`bull:${queueName}:${id}`)) === 1) {
         if (Date.now() > deadline) throw new Error(`BullMQ still holds ${id}`);
         await new Promise((resolve) => setTimeout(resolve, 100));

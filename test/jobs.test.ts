@@ -11,6 +11,7 @@ import {
   tableResolver,
 } from './helpers/net-fixtures.js';
 import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * Async jobs on the in-process queue, end to end through HTTP: each engine's job, polling,
@@ -82,7 +83,7 @@ describe('async jobs (in-process queue)', () => {
     });
     key = await newAccountKey(t, 'jobs', 1000);
     otherKey = await newAccountKey(t, 'other', 1000);
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const release of slowRelease) release();
     await t?.close();
@@ -105,7 +106,7 @@ describe('async jobs (in-process queue)', () => {
     done = (r: Json) => r.status === 'completed' || r.status === 'failed',
     as = key,
   ) {
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + HANG_MS;
     for (;;) {
       const res = await inject({ url: `/jobs/${id}`, headers: { 'x-api-key': as } });
       expect(res.statusCode).toBe(200);
@@ -133,7 +134,7 @@ describe('async jobs (in-process queue)', () => {
   }
 
   async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + HANG_MS;
     for (;;) {
       const value = await read();
       if (ok(value)) return value;
@@ -250,7 +251,7 @@ describe('async jobs (in-process queue)', () => {
       expect(analysis.result.success).toBe(true);
       expect(analysis.result.data.phoneNumbers).toEqual(['+14155550100']);
       expect((await poll(legacyAnalyze.json().job_id)).endpoint).toBe('/analyze');
-    }, 120_000);
+    });
 
     it('polling works with the legacy key too, and is free', async () => {
       const res = await submitCrawl({ query: page() });
@@ -305,7 +306,7 @@ describe('async jobs (in-process queue)', () => {
         expect(res.statusCode).toBe(202);
         const id = res.json().job_id;
         let record: Json = {};
-        const deadline = Date.now() + 20_000;
+        const deadline = Date.now() + HANG_MS;
         while (record.status !== 'failed' && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 100));
           record = (

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliAccountKey, processSetup, runCli, type ServerProcess, startServer } from './helpers/cli.js';
 import { tempDir } from './helpers/databases.js';
 import { startServer as startSite, type TestServer } from './helpers/net-fixtures.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /* `webcap mcp` over stdio, as a desktop agent starts it: in-process on the local database, and on a `webcap serve` through the SDK. */
 
@@ -38,6 +39,8 @@ describe('webcap mcp over stdio', () => {
         env: { PATH: process.env.PATH ?? '', ...env, ...extra },
         stderr: 'ignore',
       }),
+      // The SDK's default, 60 s, was reached by a process starting on a loaded machine.
+      { timeout: HANG_MS },
     );
     clients.push(client);
     return client;
@@ -49,7 +52,7 @@ describe('webcap mcp over stdio', () => {
     args: Record<string, unknown> = {},
   ): Promise<CallToolResult> {
     return (await client.callTool({ name, arguments: args }, undefined, {
-      timeout: 120_000,
+      timeout: HANG_MS,
     })) as CallToolResult;
   }
 
@@ -62,7 +65,7 @@ describe('webcap mcp over stdio', () => {
     });
     ({ env } = processSetup('sqlite', 'mcp-processes-admin-token-0000'));
     key = await cliAccountKey(env, 'mcp', ['--monthly-quota', '100']);
-  }, 120_000);
+  });
   afterAll(async () => {
     for (const client of clients) await client.close().catch(() => undefined);
     await server?.stop();
@@ -71,7 +74,7 @@ describe('webcap mcp over stdio', () => {
 
   it('in-process: the tools run on the local engines, billed to a key of the local database; captures are saved as files', async () => {
     const client = await stdio([], { WEBCAP_API_KEY: key });
-    expect((await client.listTools()).tools).toHaveLength(6);
+    expect((await client.listTools(undefined, { timeout: HANG_MS })).tools).toHaveLength(6);
     const before = await totalUsed(client);
     const content = textOf(await call(client, 'content', { url: page() }));
     expect(content).toContain('# Small page');
@@ -148,7 +151,7 @@ describe('webcap mcp over stdio', () => {
     const submitted = textOf(await call(client, 'capture', { url: page(), async: true }));
     const jobId = /^Job (\S+) is queued\./.exec(submitted)?.[1] ?? '';
     let status = '';
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + HANG_MS; Date.now() < deadline; ) {
       status = textOf(await call(client, 'job_status', { job_id: jobId }));
       if (!/: (queued|running)\./.test(status)) break;
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREVIEW } from '../src/mcp/results.js';
 import { startServer, type TestServer } from './helpers/net-fixtures.js';
 import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /* MCP over Streamable HTTP at /mcp: the SDK's own client against the real service and Chromium, pages served by the test. */
 
@@ -49,6 +50,7 @@ describe('MCP over Streamable HTTP', () => {
     const client = new Client({ name: 'webcap-test', version: '1' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }),
+      { timeout: HANG_MS },
     );
     clients.push(client);
     return client;
@@ -60,7 +62,7 @@ describe('MCP over Streamable HTTP', () => {
     args: Record<string, unknown> = {},
   ): Promise<CallToolResult> {
     return (await client.callTool({ name, arguments: args }, undefined, {
-      timeout: 120_000,
+      timeout: HANG_MS,
     })) as CallToolResult;
   }
 
@@ -91,7 +93,7 @@ describe('MCP over Streamable HTTP', () => {
     });
     base = await t.runtime.app.listen({ host: '127.0.0.1', port: 0 });
     key = await newAccountKey(t, 'mcp', 1000);
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const client of clients) await client.close().catch(() => undefined);
     await t?.close();
@@ -101,7 +103,7 @@ describe('MCP over Streamable HTTP', () => {
   describe('happy', () => {
     it('lists the six tools, their whole list well under 2,000 tokens', async () => {
       const client = await connect({ authorization: `Bearer ${key}` });
-      const { tools } = await client.listTools();
+      const { tools } = await client.listTools(undefined, { timeout: HANG_MS });
       expect(tools.map((tool) => tool.name)).toEqual([
         'capture',
         'content',
@@ -313,7 +315,7 @@ describe('MCP over Streamable HTTP', () => {
 
 /** Polls `probe` until it gives a value, for up to a minute (a generous bound on a loaded machine). */
 async function pollFor<T>(probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + HANG_MS;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;

@@ -20,7 +20,7 @@ describe('/metrics and /readyz', () => {
       env: { WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`, METRICS_TOKEN: TOKEN },
     });
     key = await newAccountKey(t, 'metrics', 100);
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await site?.close();

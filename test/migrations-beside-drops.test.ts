@@ -45,5 +45,5 @@ describe('migrations while other schemas are dropped', () => {
       await churn.end();
     }
     expect(opened).toHaveLength(30);
-  }, 120_000);
+  });
 });

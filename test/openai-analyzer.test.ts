@@ -39,7 +39,7 @@ describe('the openai analyzer', () => {
     servers.json_schema = await startLlmServer({ supports: 'json_schema' });
     servers.json_object = await startLlmServer({ supports: 'json_object' });
     servers.none = await startLlmServer({ supports: 'none' });
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const server of Object.values(servers)) await server?.close();
   });

@@ -93,7 +93,7 @@ describe('request bodies and connections at the HTTP edge', () => {
       t = await startTestRuntime('sqlite', { env: allow() });
       key = await newAccountKey(t, 'bodies', 100_000);
       port = await listen(t);
-    }, 60_000);
+    });
     afterAll(() => t?.close());
 
     const jsonHeaders = (extra: Record<string, string> = {}) => ({
@@ -264,7 +264,7 @@ describe('request bodies and connections at the HTTP edge', () => {
       });
       key = await newAccountKey(t, 'deadlines', 100_000);
       port = await listen(t);
-    }, 60_000);
+    });
     afterAll(() => t?.close());
 
     it('a body that stops arriving gets a 408 and its connection closed', async () => {
@@ -276,13 +276,13 @@ describe('request bodies and connections at the HTTP edge', () => {
       // Without a key the 401 comes at once; the connection still goes at the deadline.
       const unauthenticated = await rawUntilClosed(port, head(''));
       expect(unauthenticated).toMatch(/^HTTP\/1\.1 401 /);
-    }, 60_000);
+    });
 
     it('headers that stop arriving get a 408 and the connection closed', async () => {
       const answer = await rawUntilClosed(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n');
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
       expect(bodyOf(answer)).toEqual({ error: 'Request Timeout' });
-    }, 60_000);
+    });
 
     it('a call that takes longer than REQUEST_TIMEOUT_MS to answer is not cut: capture by GET, analyze by POST', async () => {
       const [capture, analyze] = await Promise.all([
@@ -299,7 +299,7 @@ describe('request bodies and connections at the HTTP edge', () => {
       expect(capture.headers['content-type']).toMatch(/^image\//);
       expect(analyze.status).toBe(200);
       expect(json(analyze).success).toBe(true);
-    }, 120_000);
+    });
   });
 
   describe('connections per client address', () => {
@@ -309,7 +309,7 @@ describe('request bodies and connections at the HTTP edge', () => {
     beforeAll(async () => {
       t = await startTestRuntime('sqlite', { env: { MAX_CONNECTIONS_PER_CLIENT: '2' } });
       port = await listen(t);
-    }, 60_000);
+    });
     afterAll(() => t?.close());
 
     /** A connection that has sent nothing; resolves once it is open. */
@@ -334,6 +334,6 @@ describe('request bodies and connections at the HTTP edge', () => {
       }
       expect(answer).toMatch(/^HTTP\/1\.1 200 /);
       held[1]?.destroy();
-    }, 60_000);
+    });
   });
 });

@@ -10,9 +10,6 @@ import { isAlive } from './helpers/chromium.js';
 import { databaseEnv, dropDatabase, freshDatabase, tempDir } from './helpers/databases.js';
 import { browserPid } from './helpers/runtime.js';
 
-// Launching Chromium on a loaded 2-core machine takes seconds.
-vi.setConfig({ testTimeout: 120_000 });
-
 /**
  * How many handles of each kind keep the process alive: sockets, servers, pipes, child processes.
  * Timers are left out: the test runner's own come and go (the runtime's periodic ones are unref'd).

@@ -210,7 +210,7 @@ describe('upload to the caller bucket: errors', () => {
     } finally {
       await silent.close();
     }
-  }, 30_000);
+  });
 
   // What endpoints that are not S3 (or not well) answer; the SDK fails to parse most of these.
   it.each<[string, RawAnswer, string]>([

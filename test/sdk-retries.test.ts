@@ -4,6 +4,7 @@ import { Webcap, WebcapError } from '@webcap/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
 import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * The SDK's retries against real HTTP servers on 127.0.0.1: a scripted server that answers each
@@ -290,7 +291,7 @@ describe('@webcap/sdk retries', () => {
         );
         req.pipe(upstream);
       });
-    }, 60_000);
+    });
     afterAll(async () => {
       await proxy?.close();
       await t?.close();
@@ -319,7 +320,7 @@ describe('@webcap/sdk retries', () => {
       expect(lost).toBe(0);
       expect(accepted.replayed).toBe(true);
       expect(await jobCount()).toBe(before + 1);
-      const done = await webcap.jobs.wait(accepted.job_id, { pollMs: 50, timeoutMs: 30_000 });
+      const done = await webcap.jobs.wait(accepted.job_id, { pollMs: 50, timeoutMs: HANG_MS });
       expect(done.status).toBe('completed');
       expect((await webcap.usage()).total_used).toBe(1);
     });

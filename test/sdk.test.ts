@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateAccount } from '../src/billing/accounts.js';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
 import { ADMIN_TOKEN, newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * The SDK (@webcap/sdk, run from its sources) against the real service listening on 127.0.0.1:
@@ -89,7 +90,7 @@ describe('@webcap/sdk against the service', () => {
     await updateAccount(db, 'off', { active: false }, now);
     await t.runtime.app.listen({ host: '127.0.0.1', port: 0 });
     baseUrl = `http://127.0.0.1:${(t.runtime.app.server.address() as AddressInfo).port}`;
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const release of holds.splice(0)) release();
     await t?.close();
@@ -210,7 +211,7 @@ describe('@webcap/sdk against the service', () => {
       const accepted = await webcap.jobs.submit('content', { url: page() });
       expect(accepted).toMatchObject({ success: true, status: 'queued', replayed: false });
       expect(accepted.status_url).toBe(`/jobs/${accepted.job_id}`);
-      const done = await webcap.jobs.wait(accepted.job_id, { pollMs: 50, timeoutMs: 60_000 });
+      const done = await webcap.jobs.wait(accepted.job_id, { pollMs: 50, timeoutMs: HANG_MS });
       expect(done).toMatchObject({
         job_id: accepted.job_id,
         status: 'completed',
@@ -232,7 +233,7 @@ describe('@webcap/sdk against the service', () => {
       const crawl = await webcap.jobs.submit('crawl', { query: page(), return_page_source: true });
       const [shot, analysis, source] = await Promise.all(
         [capture, analyze, crawl].map((job) =>
-          webcap.jobs.wait(job.job_id, { pollMs: 50, timeoutMs: 60_000 }),
+          webcap.jobs.wait(job.job_id, { pollMs: 50, timeoutMs: HANG_MS }),
         ),
       );
       expect(shot).toMatchObject({
@@ -255,7 +256,7 @@ describe('@webcap/sdk against the service', () => {
     it('cancel ends a queued job failed with 409; a finished one answers 409; wait gives up at its timeout', async () => {
       const webcap = client();
       const holding = await webcap.jobs.submit('crawl', { query: page('/hold') });
-      await expect.poll(() => holds.length, { timeout: 20_000 }).toBe(1);
+      await expect.poll(() => holds.length, { timeout: HANG_MS }).toBe(1);
       const queued = await webcap.jobs.submit('crawl', { query: page() });
       const timedOut = await failure(webcap.jobs.wait(queued.job_id, { timeoutMs: 200, pollMs: 50 }));
       expect(timedOut.kind).toBe('timeout');
@@ -274,7 +275,7 @@ describe('@webcap/sdk against the service', () => {
     it('an AbortSignal ends a wait and a call', async () => {
       const webcap = client();
       const holding = await webcap.jobs.submit('crawl', { query: page('/hold') });
-      await expect.poll(() => holds.length, { timeout: 20_000 }).toBe(1);
+      await expect.poll(() => holds.length, { timeout: HANG_MS }).toBe(1);
       const controller = new AbortController();
       const waiting = webcap.jobs.wait(holding.job_id, { signal: controller.signal, pollMs: 10_000 });
       setTimeout(() => controller.abort(), 50);
@@ -283,7 +284,7 @@ describe('@webcap/sdk against the service', () => {
       await expect(aborted.usage()).rejects.toMatchObject({ name: 'AbortError' });
       const inFlight = new AbortController();
       const crawling = webcap.crawl({ query: page('/hold') }, { signal: inFlight.signal });
-      await expect.poll(() => holds.length, { timeout: 20_000 }).toBe(2);
+      await expect.poll(() => holds.length, { timeout: HANG_MS }).toBe(2);
       inFlight.abort();
       await expect(crawling).rejects.toMatchObject({ name: 'AbortError' });
       for (const release of holds.splice(0)) release();
@@ -303,7 +304,7 @@ describe('@webcap/sdk against the service', () => {
         { query: page() },
         { webhookUrl: `http://127.0.0.1:${receiver.port}/hook` },
       );
-      await expect.poll(() => deliveries.length, { timeout: 30_000 }).toBe(1);
+      await expect.poll(() => deliveries.length, { timeout: HANG_MS }).toBe(1);
       const [delivery] = deliveries;
       if (delivery === undefined) throw new Error('no delivery');
       expect(delivery.jobId).toBe(accepted.job_id);

@@ -51,7 +51,7 @@ describe.each(DIALECTS)('GET /v1/stats on %s', (dialect) => {
     withStats = (await createKey(db, { accountSlug: 'a' }, NOW)).plaintext;
     withStats2 = (await createKey(db, { accountSlug: 'b' }, NOW)).plaintext;
     withoutStats = (await createKey(db, { accountSlug: 'c' }, NOW)).plaintext;
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
   });

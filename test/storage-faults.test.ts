@@ -47,7 +47,7 @@ describe('capture with s3_url=true to a storage endpoint that is not S3, or stal
       },
     });
     calls = caller(t, site, await newAccountKey(t, 's3caller', 1000));
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await s3?.close();
@@ -70,7 +70,7 @@ describe('capture with s3_url=true to a storage endpoint that is not S3, or stal
     expect(res.statusCode).toBe(200);
     expect((res.json() as { s3_url: string }).s3_url).toBe(`${s3.endpoint}/shots/run/capture.png`);
     expect(await calls.used()).toBe(before + 1);
-  }, 60_000);
+  });
 
   it.each<[string, RawAnswer, string]>([
     [
@@ -105,25 +105,21 @@ describe('capture with s3_url=true to a storage endpoint that is not S3, or stal
       'stall',
       `storage endpoint did not answer within ${UPLOAD_TIMEOUT_MS} ms`,
     ],
-  ])(
-    '%s is the documented 400, unbilled',
-    async (_name, endpointAnswer, why) => {
-      const endpoint = await startRawEndpoint(endpointAnswer);
-      try {
-        const before = await calls.used();
-        expect(answer(await upload(endpoint.endpoint))).toEqual({
-          status: 400,
-          body: { error: `Bad Request: s3 upload failed (${why})` },
-          retryAfter: undefined,
-        });
-        expect(endpoint.requests()).toBe(1);
-        expect(await calls.used()).toBe(before);
-      } finally {
-        await endpoint.close();
-      }
-    },
-    60_000,
-  );
+  ])('%s is the documented 400, unbilled', async (_name, endpointAnswer, why) => {
+    const endpoint = await startRawEndpoint(endpointAnswer);
+    try {
+      const before = await calls.used();
+      expect(answer(await upload(endpoint.endpoint))).toEqual({
+        status: 400,
+        body: { error: `Bad Request: s3 upload failed (${why})` },
+        retryAfter: undefined,
+      });
+      expect(endpoint.requests()).toBe(1);
+      expect(await calls.used()).toBe(before);
+    } finally {
+      await endpoint.close();
+    }
+  });
 });
 
 describe('the S3 blob store stalling: every operation has a deadline', () => {
@@ -154,7 +150,7 @@ describe('the S3 blob store stalling: every operation has a deadline', () => {
       },
     });
     calls = caller(t, site, await newAccountKey(t, 'blobstall', 1000));
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await forwarder?.close();
@@ -197,5 +193,5 @@ describe('the S3 blob store stalling: every operation has a deadline', () => {
     expect((await file()).statusCode).toBe(200);
     expect((await calls.capture('/capture.html?after', { response_type: 'json' })).statusCode).toBe(200);
     expect(await calls.used()).toBe(before + 2);
-  }, 180_000);
+  });
 });

@@ -336,11 +336,20 @@ export async function settleIn(
   now: Date,
 ): Promise<boolean> {
   if (outcome === 'commit') return (await commitIn(trx, [reservationId], now))[0] === true;
+  return releaseIn(trx, reservationId, now, false);
+}
+
+/**
+ * Gives a held unit back to the balance and key counters it came from; with `expiredOnly`, only
+ * if its hold has expired at `now` (checked in the same statement that settles it).
+ */
+async function releaseIn(trx: Trx, reservationId: string, now: Date, expiredOnly: boolean): Promise<boolean> {
   const settled = await trx
     .updateTable('reservations')
     .set({ status: 'released', settled_at: now.toISOString() })
     .where('id', '=', reservationId)
     .where('status', '=', 'reserved')
+    .$if(expiredOnly, (qb) => qb.where('expires_at', '<', now.toISOString()))
     .executeTakeFirst();
   if (settled.numUpdatedRows !== 1n) return false;
   const r = await trx
@@ -377,7 +386,29 @@ export async function releaseUnit(db: Db, reservationId: string, now: Date): Pro
   return db.transaction().execute((trx) => settleIn(trx, reservationId, 'release', now));
 }
 
-/** Releases every reservation whose hold has expired (its process died or hung); returns how many. */
+/**
+ * Extends to `until` the holds of those of `reservationIds` still held: the lease of the calls
+ * running in the process that holds them (see Reservations). Returns how many were extended.
+ */
+export async function renewHolds(db: Db, reservationIds: readonly string[], until: Date): Promise<number> {
+  let renewed = 0;
+  for (let i = 0; i < reservationIds.length; i += ROWS_PER_INSERT) {
+    const result = await db
+      .updateTable('reservations')
+      .set({ expires_at: until.toISOString() })
+      .where('id', 'in', reservationIds.slice(i, i + ROWS_PER_INSERT))
+      .where('status', '=', 'reserved')
+      .executeTakeFirst();
+    renewed += Number(result.numUpdatedRows);
+  }
+  return renewed;
+}
+
+/**
+ * Releases every reservation whose hold has expired (its process died or hung: nothing renews
+ * it); returns how many. Each is released only if still expired when it is settled, so a hold
+ * its process renewed after the list was read is kept.
+ */
 export async function releaseExpired(db: Db, now: Date): Promise<number> {
   const stale = await db
     .selectFrom('reservations')
@@ -388,7 +419,7 @@ export async function releaseExpired(db: Db, now: Date): Promise<number> {
     .execute();
   let released = 0;
   for (const { id } of stale) {
-    if (await releaseUnit(db, id, now)) released += 1;
+    if (await db.transaction().execute((trx) => releaseIn(trx, id, now, true))) released += 1;
   }
   return released;
 }

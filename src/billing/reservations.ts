@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import { GroupCommit } from '../store/group-commit.js';
@@ -6,6 +7,7 @@ import {
   type ReserveResult,
   releaseExpired,
   releaseUnit,
+  renewHolds,
   writeBatch,
 } from './ledger.js';
 
@@ -17,15 +19,24 @@ type Outcome = ReserveResult | boolean;
  * bills, released when it fails. The reservations and commits of concurrent calls share one
  * transaction (group commit, see ledger.writeBatch); each call still gets exactly its own answer,
  * and every guarantee of the ledger holds per call.
+ *
+ * A call's unit is held on a lease: while the call runs, this process extends its hold every third
+ * of the hold (as a job's lease is renewed), so a call slower than the hold is billed like any
+ * other, and only the units of a process that died (or stopped for two thirds of the hold) expire
+ * and are released by a sweep, this process's or another's.
  */
 export class Reservations {
   private readonly batches: GroupCommit<Operation, Outcome>;
+  /** The units of the calls running in this process, until they are committed or released here. */
+  private readonly leased = new Set<string>();
+  private readonly renewer: NodeJS.Timeout;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    /** How long a reserved unit is held before an unsettled reservation is released. */
-    holdMs: number,
+    /** How long a reserved unit is held, unless its process renews it, before it is released. */
+    private readonly holdMs: number,
+    logger: Logger,
   ) {
     this.batches = new GroupCommit(async (operations) => {
       const commits: string[] = [];
@@ -41,25 +52,65 @@ export class Reservations {
         'commit' in operation ? (committed[c++] as boolean) : (reserved[r++] as ReserveResult),
       );
     });
+    this.renewer = setInterval(
+      () =>
+        void this.renew().catch((error: unknown) =>
+          logger.warn({ err: error }, 'renewing the holds of running calls failed'),
+        ),
+      Math.max(100, Math.floor(holdMs / 3)),
+    );
+    this.renewer.unref();
   }
 
-  /** Reserves a unit for the call, or says why none can be: the balance is spent, or a key quota is full. */
-  reserve(request: ReserveRequest): Promise<ReserveResult> {
-    return this.batches.submit({ reserve: request }) as Promise<ReserveResult>;
+  /**
+   * Reserves a unit for the call, or says why none can be: the balance is spent, or a key quota is
+   * full. The unit of a call running here is leased until commit or release; one billed at once
+   * (`settled`) or held for a time of its own (`holdMs`: an async job's, which its job settles) is not.
+   */
+  async reserve(request: ReserveRequest): Promise<ReserveResult> {
+    const result = (await this.batches.submit({ reserve: request })) as ReserveResult;
+    if (result.ok && request.settled !== true && request.holdMs === undefined) {
+      this.leased.add(result.reservation.id);
+    }
+    return result;
   }
 
-  /** Bills a reserved unit; false when it was already settled (its hold expired first). */
-  commit(reservationId: string): Promise<boolean> {
-    return this.batches.submit({ commit: reservationId }) as Promise<boolean>;
+  /** Bills a reserved unit; false when it was already settled (released by a sweep first). */
+  async commit(reservationId: string): Promise<boolean> {
+    try {
+      return (await this.batches.submit({ commit: reservationId })) as boolean;
+    } finally {
+      this.leased.delete(reservationId);
+    }
   }
 
   /** Gives a reserved unit back to the balance and key counters it came from. */
-  release(reservationId: string): Promise<boolean> {
-    return releaseUnit(this.db, reservationId, this.clock());
+  async release(reservationId: string): Promise<boolean> {
+    try {
+      return await releaseUnit(this.db, reservationId, this.clock());
+    } finally {
+      this.leased.delete(reservationId);
+    }
   }
 
-  /** Releases the reservations whose hold expired (their process died or hung); returns how many. */
-  releaseExpired(): Promise<number> {
+  /**
+   * Releases the reservations whose hold expired (their process died or hung); returns how many.
+   * This process's running calls are renewed first, so that its own sweep never releases them,
+   * however late its timers run on a loaded machine.
+   */
+  async releaseExpired(): Promise<number> {
+    await this.renew();
     return releaseExpired(this.db, this.clock());
+  }
+
+  /** Stops renewing: the units still leased expire after their hold, as a dead process's do. */
+  close(): void {
+    clearInterval(this.renewer);
+  }
+
+  /** Extends the hold of every unit leased here to a full hold from now. */
+  private async renew(): Promise<void> {
+    if (this.leased.size === 0) return;
+    await renewHolds(this.db, [...this.leased], new Date(this.clock().getTime() + this.holdMs));
   }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseConfig } from '../../src/config.js';
 import { type DialectName, databaseEnv, freshDatabase, tempDir } from './databases.js';
+import { HANG_MS } from './waits.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // The build, not the sources through tsx: a process starts in a fraction of the time and CPU
@@ -28,7 +29,7 @@ export function runCli(
     const child = execFile(
       process.execPath,
       [...CLI, ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
+      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: HANG_MS },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         resolve({ code, stdout, stderr });
@@ -78,7 +79,7 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
       // A server that starts after the deadline would outlive the test run.
       child.kill('SIGKILL');
       reject(new Error(`server did not start: ${stdout}${stderr}`));
-    }, 60_000);
+    }, HANG_MS);
     child.once('exit', (code) => reject(new Error(`server exited ${code}: ${stdout}${stderr}`)));
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
@@ -130,7 +131,7 @@ export function startWorker(env: Record<string, string>): Promise<WorkerProcess>
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`worker did not start: ${output}`));
-    }, 60_000);
+    }, HANG_MS);
     child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${output}`)));
     child.stdout.on('data', (chunk) => {
       output += chunk;

@@ -289,7 +289,7 @@ describe('phone numbers', () => {
   it('stays bounded on a page of many digits', () => {
     const digits = Array.from({ length: 40_000 }, (_, i) => `${i}.${i * 7}`).join(' ');
     expect(phones(`<p>${digits}</p><p>${digits}</p>`, 'https://acme.de/')).toEqual([]);
-  }, 120_000);
+  });
 });
 
 describe('inferCountry', () => {

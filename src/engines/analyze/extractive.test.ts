@@ -236,5 +236,5 @@ describe('analyzeExtractive in general', () => {
     expect(fields.summary.length).toBeLessThanOrEqual(EXTRACTIVE_LIMITS.summaryChars);
     expect(fields.keyFeatures.length).toBeLessThanOrEqual(EXTRACTIVE_LIMITS.keyFeatures);
     expectWellTyped(fields);
-  }, 180_000);
+  });
 });

@@ -282,7 +282,7 @@ describe('extractMainContent', () => {
     const result = extractMainContent(parseHTML(html).document, pageUrl);
     expect(textOf(result.html)).toContain('deep text');
     expect(textOf(result.html)).toContain('A long enough paragraph');
-  }, 20_000);
+  });
 
   it('keeps Japanese text whole, without the ruby readings between its characters', () => {
     const sentence =
@@ -322,5 +322,5 @@ describe('extraction quality on the fixtures', () => {
     expect(scores.length).toBeGreaterThanOrEqual(20);
     expect(mean(scores.map((s) => s.f1))).toBeGreaterThanOrEqual(MEAN_F1_FLOOR);
     expect(mean(articles.map((s) => s.f1))).toBeGreaterThanOrEqual(ARTICLE_MEAN_F1_FLOOR);
-  }, 60_000);
+  });
 });
