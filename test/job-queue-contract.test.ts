@@ -229,7 +229,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
       expect(t.runtime.jobs.backend).toBe(subject.backend);
       key = await newAccountKey(t, 'jobs', 1000);
       otherKey = await newAccountKey(t, 'other', 1000);
-    }, 120_000);
+    });
     afterAll(async () => {
       release(`${prefix}/`);
       await t?.close();

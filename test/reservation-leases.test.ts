@@ -5,6 +5,7 @@ import { Reservations } from '../src/billing/reservations.js';
 import { createLogger } from '../src/logging.js';
 import { DIALECTS } from './helpers/databases.js';
 import { meteredProbe, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * A call's reserved unit is held on a lease its process renews (src/billing/reservations.ts): a
@@ -14,7 +15,7 @@ import { meteredProbe, startTestRuntime, type TestRuntime } from './helpers/runt
  */
 const HOLD_MS = 1000;
 /** Only a hang waits this long for a renewal that comes every third of HOLD_MS. */
-const RENEWAL_WAIT = { timeout: 120_000, interval: 50 };
+const RENEWAL_WAIT = { timeout: HANG_MS, interval: 50 };
 
 describe.each(DIALECTS)('reservation leases on %s', (dialect) => {
   let t: TestRuntime;
