@@ -33,7 +33,7 @@ const setup = (dialect: (typeof DIALECTS)[number], extra: Record<string, string>
   processSetup(dialect, ADMIN, extra);
 const account = cliAccountKey;
 
-function crawl(server: ServerProcess, key: string, path = '/page') {
+function callCrawler(server: ServerProcess, key: string, path = '/page') {
   const query = new URLSearchParams({ query: `http://127.0.0.1:${site.port}${path}` });
   return fetch(`${server.url}/v1/website/crawler?${query}`, { headers: { 'x-api-key': key } });
 }
@@ -65,7 +65,7 @@ describe('two server processes sharing PostgreSQL', () => {
     await cliJson(['admin', 'packs', 'add', '--account', 'race', '--total', '3'], env);
     await cliJson(['admin', 'credits', 'grant', '--account', 'race', '--amount', '3'], env);
     const responses = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => crawl(servers[i % 2] as ServerProcess, key)),
+      Array.from({ length: 100 }, (_, i) => callCrawler(servers[i % 2] as ServerProcess, key)),
     );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
@@ -98,15 +98,15 @@ describe('caps shared by two processes through Redis', () => {
   it('per_minute counts calls to either process', async () => {
     const key = await account(env, 'capped', ['--monthly-quota', '100', '--per-minute', '3']);
     const [a, b] = servers as [ServerProcess, ServerProcess];
-    for (const server of [a, b, a]) expect((await crawl(server, key)).status).toBe(200);
-    const refused = await crawl(b, key);
+    for (const server of [a, b, a]) expect((await callCrawler(server, key)).status).toBe(200);
+    const refused = await callCrawler(b, key);
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { error: string }).error).toBe(
       'Rate limit exceeded for the API key: quota per_minute',
     );
     expect(refused.headers.get('x-ratelimit-limit')).toBe('3');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect((await crawl(a, key)).status).toBe(401);
+    expect((await callCrawler(a, key)).status).toBe(401);
   });
 
   it('per_second counts calls to either process, and frees up the next second', async () => {
@@ -115,7 +115,7 @@ describe('caps shared by two processes through Redis', () => {
     // Twelve calls at once, half to each process: all twelve could pass only if they were spread
     // over six distinct seconds, which no machine of ours is slow enough to do with them, however
     // loaded; windows are fixed, so how many pass depends on where the seconds fall.
-    const burst = Array.from({ length: 12 }, (_, i) => crawl(i % 2 === 0 ? a : b, key));
+    const burst = Array.from({ length: 12 }, (_, i) => callCrawler(i % 2 === 0 ? a : b, key));
     const statuses = (await Promise.all(burst)).map((r) => r.status);
     expect(statuses.filter((s) => s === 401).length, statuses.join(' ')).toBeGreaterThanOrEqual(1);
     expect(
@@ -123,7 +123,7 @@ describe('caps shared by two processes through Redis', () => {
       statuses.join(' '),
     ).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 2100));
-    expect((await crawl(b, key)).status).toBe(200);
+    expect((await callCrawler(b, key)).status).toBe(200);
   });
 });
 
@@ -140,7 +140,7 @@ describe.each(DIALECTS)('a server killed with SIGKILL during a call, on %s', (di
     server = await startServer(env);
     const key = await account(env, 'killed', ['--monthly-quota', '1']);
     const arrived = new Promise<void>((resolve) => hanging.push(resolve));
-    const call = crawl(server, key, '/hang').catch((error: unknown) => error);
+    const call = callCrawler(server, key, '/hang').catch((error: unknown) => error);
     await arrived; // the unit is reserved and the work is running
     const inFlight = await ledger(server, 'killed');
     expect(inFlight.totals.reserved).toBe(1);
@@ -166,7 +166,7 @@ describe.each(DIALECTS)('a server killed with SIGKILL during a call, on %s', (di
         total_used: number;
       };
     expect(await usage()).toMatchObject({ remaining: 1, total_used: 0 });
-    expect((await crawl(restarted, key)).status).toBe(200);
+    expect((await callCrawler(restarted, key)).status).toBe(200);
     expect(await usage()).toMatchObject({ remaining: 0, total_used: 1 });
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYZE_FIELDS, CAPTURE_FIELDS, CONTENT_FIELDS, CRAWL_FIELDS } from '../src/cli/call-fields.js';
+import { ANALYZE_FIELDS, CAPTURE_FIELDS, CONTENT_FIELDS, CRAWLER_FIELDS } from '../src/cli/call-fields.js';
 import { runWebcap } from '../src/cli/program.js';
 import { pngSize } from './helpers/chromium.js';
 import { tempDir } from './helpers/databases.js';
@@ -440,7 +440,7 @@ describe('webcap API verbs', () => {
       expect(Object.keys(CAPTURE_FIELDS).sort()).toEqual(declared('/v1/capture'));
       expect(Object.keys(CONTENT_FIELDS).sort()).toEqual(declared('/v1/content'));
       expect(Object.keys(ANALYZE_FIELDS).sort()).toEqual(declared('/v1/analyze'));
-      expect(Object.keys(CRAWL_FIELDS).sort()).toEqual(declared('/v1/website/crawler'));
+      expect(Object.keys(CRAWLER_FIELDS).sort()).toEqual(declared('/v1/website/crawler'));
     });
   });
 });

@@ -34,7 +34,7 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
   const inject = (options: InjectOptions) => t.runtime.app.inject(options);
   const as = (browser: Browser, options: InjectOptions) => inject(asBrowser(browser, options));
   const page = () => `http://site.example:${site.port}/page`;
-  const crawl = (browser: Browser, keyId: string, extra: Record<string, string> = {}, headers = {}) =>
+  const callCrawler = (browser: Browser, keyId: string, extra: Record<string, string> = {}, headers = {}) =>
     as(browser, {
       url: '/v1/website/crawler',
       query: { query: page(), ...extra },
@@ -211,7 +211,7 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
 
     it('runs a playground call as the key: billed once, one request-log row, as a call with the key', async () => {
       const before = (await as(member, { url: '/console/api/usage' })).json();
-      const res = await crawl(member, ids.acmeKey);
+      const res = await callCrawler(member, ids.acmeKey);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ success: true, data: { statusCode: 200 } });
       await flush();
@@ -284,19 +284,19 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
       });
       expectError(noCsrf, 403, 'Forbidden: CSRF token missing or wrong');
       expectError(
-        await crawl(member, ids.acmeKey, {}, { 'x-csrf-token': owner.csrf }),
+        await callCrawler(member, ids.acmeKey, {}, { 'x-csrf-token': owner.csrf }),
         403,
         'Forbidden: CSRF token missing or wrong',
       );
       expectError(
-        await crawl(member, ids.acmeKey, {}, { origin: 'https://evil.example' }),
+        await callCrawler(member, ids.acmeKey, {}, { origin: 'https://evil.example' }),
         403,
         'Forbidden: cross-origin request refused',
       );
-      expectError(await crawl(member, ids.otherKey), 401, 'Invalid API Key');
-      expectError(await crawl(member, 'key_nonexistent'), 401, 'Invalid API Key');
-      expectError(await crawl(member, 'x'.repeat(500)), 401, 'Invalid API Key');
-      expectError(await crawl(operator, ids.acmeKey), 401, 'Invalid API Key');
+      expectError(await callCrawler(member, ids.otherKey), 401, 'Invalid API Key');
+      expectError(await callCrawler(member, 'key_nonexistent'), 401, 'Invalid API Key');
+      expectError(await callCrawler(member, 'x'.repeat(500)), 401, 'Invalid API Key');
+      expectError(await callCrawler(operator, ids.acmeKey), 401, 'Invalid API Key');
       expectError(
         await inject({
           url: '/v1/website/crawler',
@@ -310,7 +310,7 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
         await as(owner, { method: 'POST', url: '/console/api/keys', payload: { alias: 'gone' } })
       ).json();
       await as(owner, { method: 'POST', url: `/console/api/keys/${revoked.id}/revoke` });
-      expectError(await crawl(member, revoked.id), 401, 'Invalid API Key: key is inactive');
+      expectError(await callCrawler(member, revoked.id), 401, 'Invalid API Key: key is inactive');
       const off = (
         await as(owner, { method: 'POST', url: '/console/api/keys', payload: { alias: 'off' } })
       ).json();
@@ -319,7 +319,7 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
         url: `/console/api/keys/${off.id}`,
         payload: { expires: '2001-01-01' },
       });
-      expectError(await crawl(member, off.id), 401, 'Invalid API Key: key has expired');
+      expectError(await callCrawler(member, off.id), 401, 'Invalid API Key: key has expired');
       // Legacy and job routes take the same check.
       expectError(
         await as(member, {
@@ -335,7 +335,7 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
     });
 
     it('filters and pages the request log: engine, status code or class, key, time; another account sees none of it', async () => {
-      await crawl(member, ids.acmeKey, { bogus: '1' });
+      await callCrawler(member, ids.acmeKey, { bogus: '1' });
       await inject({ url: '/v1/usage', headers: { 'x-api-key': acmeKey } });
       await flush();
       const list = async (query: string, browser = member) => {
@@ -380,7 +380,7 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
     });
 
     it('lists jobs, shows one with its result, and cancels a queued one (409 once it is not)', async () => {
-      const submitted = await crawl(member, ids.acmeKey, { is_async: 'true' });
+      const submitted = await callCrawler(member, ids.acmeKey, { is_async: 'true' });
       expect(submitted.statusCode, submitted.body).toBe(202);
       const jobId = submitted.json().job_id;
       let record: Json;

@@ -72,7 +72,7 @@ describe('the console in a browser', () => {
     }
   }
 
-  /** An async crawl of a held page, submitted with the key as any client would; its job id. */
+  /** An async crawler call on a held page, submitted with the key as any client would; its job id. */
   async function submitHeldJob(key: string, pathname: string): Promise<string> {
     const query = new URLSearchParams({
       query: `http://127.0.0.1:${holdSite.port}${pathname}`,

@@ -8,7 +8,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { USER_AGENT } from '../src/engines/crawler/crawl.js';
+import { USER_AGENT } from '../src/engines/crawler/crawler.js';
 import { NetworkPolicy, parseAllowList } from '../src/net/address-policy.js';
 import { GuardedFetcher } from '../src/net/guarded-fetch.js';
 import { parseUpstreamProxy } from '../src/net/upstream-proxy.js';

@@ -78,7 +78,7 @@ describe('GET /v1/website/crawler', () => {
     await canary?.close();
   });
 
-  const crawl = (query: Record<string, string>) =>
+  const callCrawler = (query: Record<string, string>) =>
     t.runtime.app.inject({
       url: `/v1/website/crawler?${new URLSearchParams(query)}`,
       headers: { 'x-api-key': key },
@@ -90,7 +90,7 @@ describe('GET /v1/website/crawler', () => {
 
   describe('happy', () => {
     it('describes the page as JSON by default', async () => {
-      const res = await crawl({ query: url('/page') });
+      const res = await callCrawler({ query: url('/page') });
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(body).toEqual({
@@ -111,19 +111,19 @@ describe('GET /v1/website/crawler', () => {
     });
 
     it('returns the HTML as UTF-8 with return_page_source, decoding the page charset and gzip', async () => {
-      const res = await crawl({ query: url('/page'), return_page_source: 'true' });
+      const res = await callCrawler({ query: url('/page'), return_page_source: 'true' });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['x-webcap-target-status']).toBe('200');
       expect(res.body).toBe(page);
-      const latin = await crawl({ query: url('/latin1'), return_page_source: '1' });
+      const latin = await callCrawler({ query: url('/latin1'), return_page_source: '1' });
       expect(latin.body).toBe('<html><body>café</body></html>');
-      const zipped = await crawl({ query: url('/gzip'), return_page_source: 'true' });
+      const zipped = await callCrawler({ query: url('/gzip'), return_page_source: 'true' });
       expect(zipped.body).toBe(page);
     });
 
     it('follows redirects by default and lists each hop', async () => {
-      const res = await crawl({ query: url('/hop1') });
+      const res = await callCrawler({ query: url('/hop1') });
       expect(res.json().data).toMatchObject({
         url: url('/hop1'),
         finalUrl: url('/page'),
@@ -133,7 +133,7 @@ describe('GET /v1/website/crawler', () => {
           { url: url('/hop2'), status: 302 },
         ],
       });
-      const source = await crawl({
+      const source = await callCrawler({
         query: url('/hop1'),
         allow_redirects: 'true',
         return_page_source: 'true',
@@ -142,14 +142,18 @@ describe('GET /v1/website/crawler', () => {
     });
 
     it('returns the first response as it is with allow_redirects=false', async () => {
-      const res = await crawl({ query: url('/hop1'), allow_redirects: 'false' });
+      const res = await callCrawler({ query: url('/hop1'), allow_redirects: 'false' });
       expect(res.json().data).toMatchObject({
         finalUrl: url('/hop1'),
         statusCode: 301,
         redirects: [],
         headers: expect.objectContaining({ location: '/hop2' }),
       });
-      const source = await crawl({ query: url('/hop1'), allow_redirects: '0', return_page_source: 'true' });
+      const source = await callCrawler({
+        query: url('/hop1'),
+        allow_redirects: '0',
+        return_page_source: 'true',
+      });
       expect(source.statusCode).toBe(200);
       expect(source.headers['x-webcap-target-status']).toBe('301');
       expect(source.body).toBe('');
@@ -157,16 +161,16 @@ describe('GET /v1/website/crawler', () => {
 
     it("echoes the target's error statuses and bills them: the call itself succeeded", async () => {
       const before = await used();
-      const missing = await crawl({ query: url('/missing') });
+      const missing = await callCrawler({ query: url('/missing') });
       expect(missing.json().data.statusCode).toBe(404);
-      const broken = await crawl({ query: url('/broken'), return_page_source: 'true' });
+      const broken = await callCrawler({ query: url('/broken'), return_page_source: 'true' });
       expect(broken.statusCode).toBe(200);
       expect(broken.headers['x-webcap-target-status']).toBe('503');
       expect(await used()).toBe(before + 2);
     });
 
     it('resolves names through the guard', async () => {
-      const res = await crawl({ query: `http://site.example:${site.port}/page` });
+      const res = await callCrawler({ query: `http://site.example:${site.port}/page` });
       expect(res.json().data.statusCode).toBe(200);
     });
   });
@@ -220,7 +224,7 @@ describe('GET /v1/website/crawler', () => {
     ];
     it.each(cases)('%s', async (_name, query, status, message) => {
       const before = await used();
-      const res = await crawl(query());
+      const res = await callCrawler(query());
       expect(res.statusCode).toBe(status);
       expect(res.json().error).toMatch(message);
       expect(await used()).toBe(before);
@@ -237,7 +241,7 @@ describe('GET /v1/website/crawler', () => {
       ['a name resolving to a private address', () => `http://internal.example:${site.port}/`],
     ])('refuses %s with 400, unbilled, and the canary sees nothing', async (_name, target) => {
       const before = await used();
-      const res = await crawl({ query: target() });
+      const res = await callCrawler({ query: target() });
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toMatch(/^Bad Request: blocked by the network policy: /);
       expect(canary.connections()).toBe(0);

@@ -337,7 +337,7 @@ describe('webcap serve on SIGTERM', () => {
 
 type Job = { status: string; result?: unknown };
 
-async function submitCrawl(server: ServerProcess, key: string, path: string): Promise<string> {
+async function submitCrawler(server: ServerProcess, key: string, path: string): Promise<string> {
   const query = new URLSearchParams({ query: `http://127.0.0.1:${site.port}${path}`, is_async: 'true' });
   const res = await fetch(`${server.url}/v1/website/crawler?${query}`, { headers: { 'x-api-key': key } });
   expect(res.status).toBe(202);
@@ -360,7 +360,7 @@ describe('jobs past JOB_SHUTDOWN_GRACE_MS are handed back', () => {
     let server = await startServer(env);
     try {
       const key = await cliAccountKey(env, 'handback', ['--monthly-quota', '100']);
-      const id = await submitCrawl(server, key, '/hold/in-process');
+      const id = await submitCrawler(server, key, '/hold/in-process');
       await until(
         async () => heldCount('/hold/in-process'),
         (n) => n === 1,
@@ -426,7 +426,7 @@ describe('jobs past JOB_SHUTDOWN_GRACE_MS are handed back', () => {
       const key = await cliAccountKey(env, 'bullmq', ['--monthly-quota', '100']);
       const first = await startWorker(workerEnv);
       workers.push(first);
-      const id = await submitCrawl(api, key, '/hold/bullmq');
+      const id = await submitCrawler(api, key, '/hold/bullmq');
       await until(
         async () => heldCount('/hold/bullmq'),
         (n) => n === 1,

@@ -61,7 +61,7 @@ function caller(t: TestRuntime, site: FixtureServer, key: string) {
     get,
     capture: (page: string, extra: Record<string, string> = {}) =>
       get(`/v1/capture?${new URLSearchParams({ url: site.url(page), ...extra })}`),
-    crawl: (page: string) => get(`/v1/website/crawler?${new URLSearchParams({ query: site.url(page) })}`),
+    crawler: (page: string) => get(`/v1/website/crawler?${new URLSearchParams({ query: site.url(page) })}`),
     used: async () => ((await get('/v1/usage')).json() as { total_used: number }).total_used,
     ledger: async (slug: string) =>
       (
@@ -105,26 +105,26 @@ describe('PostgreSQL unreachable mid-run', () => {
   it('answers 503 while the database is stalled or gone, bills nothing, and recovers', async () => {
     // Working calls first, so that the pool holds open connections for the faults to break.
     expect((await calls.capture('/capture.html')).statusCode).toBe(200);
-    expect((await calls.crawl('/capture.html')).statusCode).toBe(200);
+    expect((await calls.crawler('/capture.html')).statusCode).toBe(200);
 
     // A partition first (open connections freeze, new ones are never answered), then a database
     // that went away (every connection reset, new ones refused).
     for (const fault of ['stall', 'cut'] as const) {
       pg[fault]();
       const served = site.requests.length;
-      const [health, ready, capture, crawl] = await Promise.all([
+      const [health, ready, capture, crawler] = await Promise.all([
         timed(t.runtime.app.inject({ url: '/healthz' })),
         timed(t.runtime.app.inject({ url: '/readyz' })),
         timed(calls.capture('/capture.html')),
-        timed(calls.crawl('/capture.html')),
+        timed(calls.crawler('/capture.html')),
       ]);
-      const took = `${fault}: /readyz ${ready.ms.toFixed(0)} ms, capture ${capture.ms.toFixed(0)} ms, crawl ${crawl.ms.toFixed(0)} ms`;
+      const took = `${fault}: /readyz ${ready.ms.toFixed(0)} ms, capture ${capture.ms.toFixed(0)} ms, crawler ${crawler.ms.toFixed(0)} ms`;
       expect(health.res.statusCode, took).toBe(200);
       // A stalled connection is given up at DATABASE_CONNECT_TIMEOUT_MS or DATABASE_QUERY_TIMEOUT_MS:
       // the answer is the 503 naming the database, not a call that waits on it.
       expect(ready.res.statusCode, took).toBe(503);
       expect(ready.res.json(), took).toEqual({ error: 'Service Unavailable: database unreachable' });
-      for (const { res } of [capture, crawl]) expect(unavailable(res), took).toBe('database unreachable');
+      for (const { res } of [capture, crawler]) expect(unavailable(res), took).toBe('database unreachable');
       // The unit could not be reserved, so no page was loaded or fetched.
       expect(site.requests.length, fault).toBe(served);
     }
@@ -132,7 +132,7 @@ describe('PostgreSQL unreachable mid-run', () => {
     pg.restore();
     expect((await t.runtime.app.inject({ url: '/readyz' })).json()).toMatchObject({ status: 'ready' });
     expect((await calls.capture('/capture.html')).statusCode).toBe(200);
-    expect((await calls.crawl('/capture.html')).statusCode).toBe(200);
+    expect((await calls.crawler('/capture.html')).statusCode).toBe(200);
     expect(await calls.used()).toBe(4);
     const { totals } = await calls.ledger('pgfault');
     expect(totals).toMatchObject({ committed: { subscription: 4 }, reserved: 0, released: 0 });
@@ -169,25 +169,25 @@ describe('Redis unreachable with REDIS_URL set', () => {
   });
 
   it('counts the caps in this process while Redis is away, and in Redis again once it is back', async () => {
-    const crawl = () => timed(calls.crawl('/capture.html'));
+    const callCrawler = () => timed(calls.crawler('/capture.html'));
     await logged(t, 'redis connected; caps are shared');
     // Two of the minute's three calls, counted in Redis.
-    for (let i = 0; i < 2; i++) expect((await crawl()).res.statusCode).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await callCrawler()).res.statusCode).toBe(200);
 
     // Partitioned: each limiter command gives up after REDIS_COMMAND_TIMEOUT_MS, and the call is
     // counted in this process instead (its own count for the minute: 1 of 3). A limiter that
     // waited for Redis would leave the call hanging here.
     redis.stall();
-    const stalled = await crawl();
+    const stalled = await callCrawler();
     expect(stalled.res.statusCode, `${stalled.ms.toFixed(0)} ms`).toBe(200);
 
     // Gone: the connection is reset, and the process's count applies.
     redis.cut();
     for (let i = 0; i < 2; i++) {
-      const { res, ms } = await crawl();
+      const { res, ms } = await callCrawler();
       expect(res.statusCode, `${ms.toFixed(0)} ms`).toBe(200);
     }
-    const refused = await crawl();
+    const refused = await callCrawler();
     expect(refused.res.statusCode, `${refused.ms.toFixed(0)} ms`).toBe(401);
     expect(refused.res.json()).toEqual({ error: 'Rate limit exceeded for the API key: quota per_minute' });
     expect(refused.res.headers['x-ratelimit-limit']).toBe('3');
@@ -197,8 +197,8 @@ describe('Redis unreachable with REDIS_URL set', () => {
     // through this minute.
     redis.restore();
     await logged(t, 'redis reachable again; caps are shared again');
-    expect((await crawl()).res.statusCode).toBe(200);
-    const full = await crawl();
+    expect((await callCrawler()).res.statusCode).toBe(200);
+    const full = await callCrawler();
     expect(full.res.statusCode).toBe(401);
     expect(full.res.json()).toEqual({ error: 'Rate limit exceeded for the API key: quota per_minute' });
     expect(await calls.used()).toBe(6);

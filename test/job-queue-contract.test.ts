@@ -236,7 +236,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
     });
 
     const inject = (options: InjectOptions, on = t) => on.runtime.app.inject(options);
-    const submitCrawl = (
+    const submitCrawler = (
       query: Record<string, string>,
       headers: Record<string, string> = {},
       as = key,
@@ -288,7 +288,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
     /** Holds the one job slot with a job on a held page until the returned function is called. */
     async function occupy(): Promise<{ id: string; release: () => Promise<Json> }> {
       const path = `/hold/${randomBytes(4).toString('hex')}`;
-      const res = await submitCrawl({ query: page(path) });
+      const res = await submitCrawler({ query: page(path) });
       expect(res.statusCode).toBe(202);
       const id = res.json().job_id as string;
       await until(
@@ -309,7 +309,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
      * after them completes (one slot, handed over in submission order on both queues).
      */
     async function drained(): Promise<void> {
-      const res = await submitCrawl({ query: page(`/marker/${randomBytes(4).toString('hex')}`) });
+      const res = await submitCrawler({ query: page(`/marker/${randomBytes(4).toString('hex')}`) });
       expect((await poll(res.json().job_id)).status).toBe('completed');
     }
 
@@ -323,7 +323,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         });
         expect(sync.statusCode).toBe(200);
         const holder = await occupy();
-        const res = await submitCrawl({ query: page() });
+        const res = await submitCrawler({ query: page() });
         expect(res.statusCode).toBe(202);
         const accepted = res.json();
         expect(accepted).toEqual({
@@ -368,7 +368,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
       it('twenty jobs submitted at once each run exactly once and are billed once each', async () => {
         const before = await reservationsOf('jobs');
         const submitted = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => submitCrawl({ query: page(`/many/${i}`) })),
+          Array.from({ length: 20 }, (_, i) => submitCrawler({ query: page(`/many/${i}`) })),
         );
         expect(submitted.map((res) => res.statusCode)).toEqual(Array(20).fill(202));
         const ids = submitted.map((res) => res.json().job_id as string);
@@ -390,7 +390,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
     describe('cancel', () => {
       it('DELETE cancels a queued job and releases its unit; a finished job cannot be cancelled', async () => {
         const holder = await occupy();
-        const res = await submitCrawl({ query: page('/cancelled') });
+        const res = await submitCrawler({ query: page('/cancelled') });
         const id = res.json().job_id;
         const before = await reservationsOf('jobs');
         const cancelled = await inject({
@@ -439,7 +439,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
       }
 
       const submitAs = async (as: string, path = '/page') => {
-        const res = await submitCrawl({ query: page(path) }, {}, as);
+        const res = await submitCrawler({ query: page(path) }, {}, as);
         expect(res.statusCode).toBe(202);
         return res.json().job_id as string;
       };
@@ -540,7 +540,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         expect(secret).toMatch(/^whsec_/);
         received.length = 0;
         receiverFailures = 2;
-        const res = await submitCrawl({
+        const res = await submitCrawler({
           query: page(),
           webhook_url: `http://127.0.0.1:${receiver.port}/hook`,
         });
@@ -569,7 +569,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         expect(rotated.statusCode).toBe(200);
         const secret = rotated.json().webhook_secret as string;
         received.length = 0;
-        const res = await submitCrawl({
+        const res = await submitCrawler({
           query: page(),
           webhook_url: `http://127.0.0.1:${receiver.port}/hook`,
         });
@@ -583,7 +583,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
       it('a cancelled job is delivered too, failed, once', async () => {
         const holder = await occupy();
         received.length = 0;
-        const res = await submitCrawl({
+        const res = await submitCrawler({
           query: page('/cancelled-hooked'),
           webhook_url: `http://127.0.0.1:${receiver.port}/hook`,
         });
@@ -609,22 +609,22 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
       it('the same submission returns the same job, billed once; other parameters are a 400', async () => {
         const before = await reservationsOf('jobs');
         const headers = { 'idempotency-key': 'order-42' };
-        const first = await submitCrawl({ query: page() }, headers);
-        const second = await submitCrawl({ query: page() }, headers);
+        const first = await submitCrawler({ query: page() }, headers);
+        const second = await submitCrawler({ query: page() }, headers);
         expect(first.statusCode).toBe(202);
         expect(second.statusCode).toBe(202);
         expect(second.json().job_id).toBe(first.json().job_id);
         expect(second.headers['idempotent-replayed']).toBe('true');
-        const different = await submitCrawl({ query: page('/other') }, headers);
+        const different = await submitCrawler({ query: page('/other') }, headers);
         expect(different.statusCode).toBe(400);
         expect(different.json().error).toMatch(/Idempotency-Key/);
         await poll(first.json().job_id);
-        const third = await submitCrawl({ query: page() }, headers);
+        const third = await submitCrawler({ query: page() }, headers);
         expect(third.json()).toMatchObject({ job_id: first.json().job_id, status: 'completed' });
         const after = await reservationsOf('jobs');
         expect(after.committed - before.committed).toBe(1);
         // Another account may use the same key for its own job.
-        const other = await submitCrawl({ query: page() }, headers, otherKey);
+        const other = await submitCrawler({ query: page() }, headers, otherKey);
         expect(other.statusCode).toBe(202);
         expect(other.json().job_id).not.toBe(first.json().job_id);
         expect((await poll(other.json().job_id, undefined, otherKey)).status).toBe('completed');
@@ -634,7 +634,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         const before = await reservationsOf('jobs');
         const all = await Promise.all(
           Array.from({ length: 8 }, () =>
-            submitCrawl({ query: page('/burst') }, { 'idempotency-key': 'burst-1' }),
+            submitCrawler({ query: page('/burst') }, { 'idempotency-key': 'burst-1' }),
           ),
         );
         const ids = new Set(all.map((res) => res.json().job_id));
@@ -657,7 +657,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         let next: TestRuntime | undefined;
         try {
           const as = await newAccountKey(first, 'stops', 10);
-          const res = await submitCrawl({ query: page('/once/handed-back') }, {}, as, first);
+          const res = await submitCrawler({ query: page('/once/handed-back') }, {}, as, first);
           expect(res.statusCode).toBe(202);
           const id = res.json().job_id as string;
           await until(
@@ -715,7 +715,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
           try {
             const as = await newAccountKey(dying, slug, 10);
             const submit = async (p: string) => {
-              const res = await submitCrawl({ query: page(p) }, {}, as, dying);
+              const res = await submitCrawler({ query: page(p) }, {}, as, dying);
               expect(res.statusCode).toBe(202);
               return res.json().job_id as string;
             };

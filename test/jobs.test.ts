@@ -94,7 +94,7 @@ describe('async jobs (in-process queue)', () => {
 
   const page = (path = '/page') => `http://site.example:${site.port}${path}`;
   const inject = (options: InjectOptions) => t.runtime.app.inject(options);
-  const submitCrawl = (query: Record<string, string>, headers: Record<string, string> = {}) =>
+  const submitCrawler = (query: Record<string, string>, headers: Record<string, string> = {}) =>
     inject({
       url: '/v1/website/crawler',
       query: { is_async: 'true', ...query },
@@ -146,7 +146,7 @@ describe('async jobs (in-process queue)', () => {
   /** Holds the one job slot with a job on /hold until the returned function is called. */
   async function occupy(): Promise<{ id: string; release: () => Promise<Json> }> {
     const before = slowRelease.length;
-    const res = await submitCrawl({ query: page('/hold') });
+    const res = await submitCrawler({ query: page('/hold') });
     expect(res.statusCode).toBe(202);
     const id = res.json().job_id as string;
     await waitFor(
@@ -166,7 +166,7 @@ describe('async jobs (in-process queue)', () => {
 
   describe('happy', () => {
     it('the page source of the crawler is data.html in a job', async () => {
-      const res = await submitCrawl({ query: page(), return_page_source: 'true' });
+      const res = await submitCrawler({ query: page(), return_page_source: 'true' });
       const done = await poll(res.json().job_id);
       expect(done.result.data.html).toContain('<h1>Hello jobs</h1>');
       expect(done.result.data.statusCode).toBe(200);
@@ -254,7 +254,7 @@ describe('async jobs (in-process queue)', () => {
     });
 
     it('polling works with the legacy key too, and is free', async () => {
-      const res = await submitCrawl({ query: page() });
+      const res = await submitCrawler({ query: page() });
       // A free worker starts it at once; the answer still says what the submission did.
       expect(res.json().status).toBe('queued');
       const id = res.json().job_id;
@@ -273,7 +273,7 @@ describe('async jobs (in-process queue)', () => {
     it('a page that cannot be reached ends the job failed with the synchronous error, unbilled', async () => {
       const before = await reservationsOf('jobs');
       // An address the guard allows (so the submission is accepted) where nothing listens.
-      const res = await submitCrawl({ query: `http://127.0.0.1:${deadPort}/page` });
+      const res = await submitCrawler({ query: `http://127.0.0.1:${deadPort}/page` });
       expect(res.statusCode).toBe(202);
       const done = await poll(res.json().job_id);
       expect(done.status).toBe('failed');
@@ -376,7 +376,7 @@ describe('async jobs (in-process queue)', () => {
     it('a job queued longer than RESERVATION_HOLD_MS keeps its unit and is billed exactly once', async () => {
       const before = await reservationsOf('jobs');
       const holder = await occupy();
-      const res = await submitCrawl({ query: page() });
+      const res = await submitCrawler({ query: page() });
       const id = res.json().job_id;
       // Three holds pass, and the reservation sweep (every hold) runs meanwhile.
       await new Promise((resolve) => setTimeout(resolve, 3500));
@@ -415,7 +415,7 @@ describe('async jobs (in-process queue)', () => {
 
   describe('ownership, expiry', () => {
     it("another account's key gets 404, as does an unknown job; a bad id is a 400", async () => {
-      const res = await submitCrawl({ query: page() });
+      const res = await submitCrawler({ query: page() });
       const id = res.json().job_id;
       await poll(id);
       for (const method of ['GET', 'DELETE'] as const) {
@@ -435,7 +435,7 @@ describe('async jobs (in-process queue)', () => {
     });
 
     it('a finished job is gone (404) after its retention', async () => {
-      const res = await submitCrawl({ query: page() });
+      const res = await submitCrawler({ query: page() });
       const id = res.json().job_id;
       await poll(id);
       offsetMs += 3_601_000;
@@ -459,7 +459,7 @@ describe('async jobs (in-process queue)', () => {
         `http://private.example:${receiver.port}/hook`,
         'ftp://example.com/hook',
       ]) {
-        const res = await submitCrawl({ query: page(), webhook_url: url });
+        const res = await submitCrawler({ query: page(), webhook_url: url });
         expect(res.statusCode, url).toBe(400);
         expect(res.json().error).toMatch(/webhook_url/);
       }

@@ -232,7 +232,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
   }
 
   const pageUrl = (path: string) => `http://127.0.0.1:${site.port}${path}`;
-  const crawl = (index: number, key: string, path: string) =>
+  const callCrawler = (index: number, key: string, path: string) =>
     call(index, key, '/v1/website/crawler', { query: pageUrl(path) });
 
   /** Submits a crawler job for the page; the job, or the refusal's answer. */
@@ -294,7 +294,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
         Array.from({ length: n }, (_, i) =>
           i % 3 === 2
             ? submit(i % 2, key, `/page/${slug}/job-${i}`)
-            : crawl(i % 2, key, `/page/${slug}/sync-${i}`),
+            : callCrawler(i % 2, key, `/page/${slug}/sync-${i}`),
         ),
       );
       const jobs = answers.filter((a): a is Job => 'id' in a);
@@ -310,13 +310,15 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
     async function capLoad(key: string) {
       const started = Date.now();
       const burst = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => crawl(i % 2, key, `/page/capped/b${i}`)),
+        Array.from({ length: 12 }, (_, i) => callCrawler(i % 2, key, `/page/capped/b${i}`)),
       );
       const burstMs = Date.now() - started;
       const rounds: Answer[][] = [];
       for (let round = 0; round < 10; round++) {
         await sleep(1100);
-        const answers = await Promise.all([0, 1].map((i) => crawl(i, key, `/page/capped/r${round}-${i}`)));
+        const answers = await Promise.all(
+          [0, 1].map((i) => callCrawler(i, key, `/page/capped/r${round}-${i}`)),
+        );
         rounds.push(answers);
         if (answers.every((a) => a.status === 401 && a.body.toString().includes('per_minute'))) break;
       }
@@ -547,7 +549,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
 
   it('a call running longer than the hold is billed once: its node renews the hold through every sweep', async () => {
     const key = await account('lease', { monthly_quota: 10 });
-    const slow = crawl(0, key, '/hold/lease');
+    const slow = callCrawler(0, key, '/hold/lease');
     await until(
       async () => held.has('/hold/lease'),
       (arrived) => arrived,
@@ -588,12 +590,15 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
   it("a killed API node's in-flight synchronous calls are never billed: usage after = before + completed", async () => {
     const key = await account('inflight', { monthly_quota: 10 });
     const before = hanging.length;
-    const inFlight = [0, 1, 2].map((i) => crawl(0, key, `/hang/${i}`).catch((error: unknown) => error));
+    const inFlight = [0, 1, 2].map((i) => callCrawler(0, key, `/hang/${i}`).catch((error: unknown) => error));
     await until(
       async () => hanging.length,
       (n) => n === before + 3,
     );
-    const done = await Promise.all([crawl(1, key, '/page/inflight/1'), crawl(0, key, '/page/inflight/2')]);
+    const done = await Promise.all([
+      callCrawler(1, key, '/page/inflight/1'),
+      callCrawler(0, key, '/page/inflight/2'),
+    ]);
     expect(done.map((a) => a.status)).toEqual([200, 200]);
     // Three units held by the calls on node 0, two committed.
     expect(await ledger('inflight')).toEqual({
@@ -617,7 +622,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
       // Restarted whatever happened: the proofs after this one need both nodes.
       api[0] = await startServer(apiEnv(port));
     }
-    expect((await crawl(0, key, '/page/inflight/3')).status).toBe(200);
+    expect((await callCrawler(0, key, '/page/inflight/3')).status).toBe(200);
     expect(await usage(key)).toMatchObject({ total_used: 3, remaining: 7 });
   });
 
@@ -740,7 +745,7 @@ describe('2 API nodes and 2 workers on PostgreSQL, Redis and S3', () => {
       for (const index of [0, 1]) {
         // A call the site holds for a while is in flight on the node when it is told to stop.
         const slow = `/slow/${index}`;
-        inFlight.push(crawl(index, key, slow).catch((error: unknown) => error));
+        inFlight.push(callCrawler(index, key, slow).catch((error: unknown) => error));
         await until(
           async () => hits.get(slow) ?? 0,
           (n) => n === 1,

@@ -1,12 +1,12 @@
 import type { AnalyzeParams } from '../engines/analyze/params.js';
 import type { CaptureParams } from '../engines/capture/params.js';
 import type { ContentParams } from '../engines/content/params.js';
-import type { CrawlParams, CrawlResult } from '../engines/crawler/crawl.js';
+import type { CrawlerParams, CrawlerResult } from '../engines/crawler/crawler.js';
 import { analyzeCall } from './analyze.js';
 import type { CachedOutcome } from './cached-call.js';
 import { type CaptureOutcome, captureCall, checkCapture } from './capture.js';
 import { contentCall } from './content.js';
-import { checkCrawl, crawlCall, crawlerBody } from './crawl.js';
+import { checkCrawler, crawlerBody, crawlerCall } from './crawler.js';
 import type { Delivery } from './delivery.js';
 import { type CallDeps, checkPage } from './deps.js';
 import { enveloped, type JsonOutcome } from './json-result.js';
@@ -19,7 +19,7 @@ interface CallSpecs {
   readonly capture: { readonly params: CaptureParams; readonly delivery: Delivery };
   readonly content: { readonly params: ContentParams; readonly cache: Cache };
   readonly analyze: { readonly params: AnalyzeParams; readonly cache: Cache };
-  readonly 'website-crawler': { readonly params: CrawlParams; readonly pageSource: boolean };
+  readonly 'website-crawler': { readonly params: CrawlerParams; readonly pageSource: boolean };
 }
 
 /** The engines a billable call runs on. */
@@ -53,7 +53,7 @@ interface CallOutcomes {
   readonly analyze: { readonly outcome: JsonOutcome };
   readonly 'website-crawler': {
     /** The crawler keeps no cache: `cache` is always null. */
-    readonly outcome: CachedOutcome<CrawlResult>;
+    readonly outcome: CachedOutcome<CrawlerResult>;
     readonly pageSource: boolean;
   };
 }
@@ -72,7 +72,7 @@ export async function checkCall(deps: CallDeps, spec: CallSpec): Promise<void> {
     case 'analyze':
       return checkPage(deps, spec.params);
     case 'website-crawler':
-      return checkCrawl(deps, spec.params);
+      return checkCrawler(deps, spec.params);
   }
 }
 
@@ -94,7 +94,7 @@ const RUN: { readonly [E in Engine]: Run<E> } = {
   }),
   'website-crawler': async (deps, caller, spec) => ({
     engine: 'website-crawler',
-    outcome: { ...(await crawlCall(deps, caller, spec.params)), cache: null },
+    outcome: { ...(await crawlerCall(deps, caller, spec.params)), cache: null },
     pageSource: spec.pageSource,
   }),
 };

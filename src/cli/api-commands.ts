@@ -15,7 +15,7 @@ import type {
 import { Argument, Command, Option } from 'commander';
 import { WebcapError } from '../errors.js';
 import { customFieldsOf } from '../requests/analyze.js';
-import { ANALYZE_FIELDS, CAPTURE_FIELDS, CONTENT_FIELDS, CRAWL_FIELDS } from './call-fields.js';
+import { ANALYZE_FIELDS, CAPTURE_FIELDS, CONTENT_FIELDS, CRAWLER_FIELDS } from './call-fields.js';
 import { addFieldOptions, type CallParameters, callParameters, type Fields } from './call-options.js';
 import { CallFailure, UsageError } from './cli-errors.js';
 import {
@@ -237,15 +237,15 @@ function analyzeCommand(output: CliOutput): Command {
     });
 }
 
-function crawlCommand(output: CliOutput): Command {
+function crawlerCommand(output: CliOutput): Command {
   return callCommand(
     'crawl',
     "a page's raw response without rendering (GET /v1/website/crawler); --return-page-source prints its HTML",
-    CRAWL_FIELDS,
+    CRAWLER_FIELDS,
     'query',
   ).action(async (url: string, options: CallOptions) => {
     const session = sessionOf(options, output);
-    const params = parametersOf(CRAWL_FIELDS, 'query', url, options);
+    const params = parametersOf(CRAWLER_FIELDS, 'query', url, options);
     if (await submitted(session, 'crawl', params, options.async)) return;
     const result = await calling(session, 'crawl', () => session.client.crawl(params as CrawlParams));
     if (result.kind === 'html') {
@@ -370,7 +370,7 @@ export function apiCommands(output: CliOutput): Command[] {
     captureCommand(output),
     contentCommand(output),
     analyzeCommand(output),
-    crawlCommand(output),
+    crawlerCommand(output),
     usageCommand(output),
     jobsCommand(output),
   ];

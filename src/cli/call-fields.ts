@@ -20,4 +20,4 @@ export const CONTENT_FIELDS: Fields = v1ContentFields;
 export const ANALYZE_FIELDS: Fields = analyzeFields;
 
 /** GET /v1/website/crawler. */
-export const CRAWL_FIELDS: Fields = crawlerFields;
+export const CRAWLER_FIELDS: Fields = crawlerFields;

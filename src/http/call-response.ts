@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { asJob, type CallSpec, type JobSpec, performCall } from '../calls/call-spec.js';
-import { crawlerBody } from '../calls/crawl.js';
+import { crawlerBody } from '../calls/crawler.js';
 import { enveloped } from '../calls/json-result.js';
 import { invalidParam } from '../errors.js';
 import { type AsyncInput, wantsAsync } from '../requests/common-fields.js';

@@ -61,7 +61,7 @@ describe('openStoredCall', () => {
       webhookUrl: null,
     };
     expect(openStoredCall(sealer, sealer.seal(stored))).toEqual(stored);
-    const crawl = {
+    const crawler = {
       spec: {
         engine: 'website-crawler',
         params: { url: 'https://example.com/', allowRedirects: true },
@@ -69,6 +69,6 @@ describe('openStoredCall', () => {
       },
       webhookUrl: null,
     };
-    expect(openStoredCall(sealer, sealer.seal(crawl))).toEqual(crawl);
+    expect(openStoredCall(sealer, sealer.seal(crawler))).toEqual(crawler);
   });
 });

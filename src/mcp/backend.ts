@@ -1,5 +1,5 @@
 import type { ContentResult } from '../engines/content/params.js';
-import type { AnalyzeArgs, CaptureArgs, ContentArgs, CrawlArgs } from './tools.js';
+import type { AnalyzeArgs, CaptureArgs, ContentArgs, CrawlerArgs } from './tools.js';
 
 /** An async call accepted as a job: the agent polls job_status with its id. */
 export interface Submitted {
@@ -29,7 +29,7 @@ export interface CapturedFile {
 }
 
 /** A page fetched by the crawler: its source and what the answer said about it. */
-export interface CrawledPage {
+export interface CrawlerPage {
   readonly statusCode: number;
   readonly finalUrl: string | null;
   readonly contentType: string | null;
@@ -45,7 +45,7 @@ export interface Backend {
   capture(args: CaptureArgs): Promise<Submitted | Done<CapturedFile>>;
   content(args: ContentArgs): Promise<Submitted | Done<ContentResult>>;
   analyze(args: AnalyzeArgs): Promise<Submitted | Done<Record<string, unknown>>>;
-  crawl(args: CrawlArgs): Promise<Submitted | Done<CrawledPage>>;
+  crawler(args: CrawlerArgs): Promise<Submitted | Done<CrawlerPage>>;
   usage(): Promise<unknown>;
   /** The job record (GET /jobs/{job_id}) as JSON. */
   job(jobId: string): Promise<JobRecord>;
@@ -89,7 +89,7 @@ export const apiParams = {
   analyze({ async: _a, ...rest }: AnalyzeArgs) {
     return rest;
   },
-  crawl({ url, allow_redirects }: CrawlArgs) {
+  crawler({ url, allow_redirects }: CrawlerArgs) {
     return {
       query: url,
       allow_redirects: allow_redirects ?? true,

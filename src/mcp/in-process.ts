@@ -20,12 +20,12 @@ import {
   apiParams,
   type Backend,
   type CapturedFile,
-  type CrawledPage,
+  type CrawlerPage,
   type Done,
   type JobRecord,
   type Submitted,
 } from './backend.js';
-import type { AnalyzeArgs, CaptureArgs, ContentArgs, CrawlArgs } from './tools.js';
+import type { AnalyzeArgs, CaptureArgs, ContentArgs, CrawlerArgs } from './tools.js';
 
 /** The path the request log records MCP tool calls, and their jobs, under. */
 export const MCP_PATH = '/mcp';
@@ -114,13 +114,13 @@ export class InProcessBackend implements Backend {
     });
   }
 
-  crawl(args: CrawlArgs): Promise<Submitted | Done<CrawledPage>> {
-    return this.run<Submitted | Done<CrawledPage>>('website-crawler', async (caller) => {
-      const spec = crawlerRequest(apiParams.crawl(args));
+  crawler(args: CrawlerArgs): Promise<Submitted | Done<CrawlerPage>> {
+    return this.run<Submitted | Done<CrawlerPage>>('website-crawler', async (caller) => {
+      const spec = crawlerRequest(apiParams.crawler(args));
       if (args.async === true) return this.submit(caller, spec);
       const done = await performCall(this.deps.calls, caller, spec);
       const { statusCode, finalUrl, contentType, html } = done.outcome.value;
-      const page: CrawledPage = { statusCode, finalUrl, contentType, html };
+      const page: CrawlerPage = { statusCode, finalUrl, contentType, html };
       return { value: { kind: 'done', value: page }, status: 200, billed: done.outcome.billed };
     });
   }

@@ -5,12 +5,12 @@ import {
   apiParams,
   type Backend,
   type CapturedFile,
-  type CrawledPage,
+  type CrawlerPage,
   type Done,
   type JobRecord,
   type Submitted,
 } from './backend.js';
-import type { AnalyzeArgs, CaptureArgs, ContentArgs, CrawlArgs } from './tools.js';
+import type { AnalyzeArgs, CaptureArgs, ContentArgs, CrawlerArgs } from './tools.js';
 
 /** The SDK's error as the tools report it: the API's status and message, or why no answer came. */
 function failure(error: unknown): unknown {
@@ -69,8 +69,8 @@ export class RemoteBackend implements Backend {
     return done((await sdk(() => this.client.analyze(params))).data as Record<string, unknown>);
   }
 
-  async crawl(args: CrawlArgs): Promise<Submitted | Done<CrawledPage>> {
-    const params = apiParams.crawl(args);
+  async crawler(args: CrawlerArgs): Promise<Submitted | Done<CrawlerPage>> {
+    const params = apiParams.crawler(args);
     if (args.async === true) return this.submit('crawl', params);
     const answer = await sdk(() => this.client.crawl(params));
     if (answer.kind !== 'html') throw new ApiFailure(500, 'the crawler did not answer the page source');

@@ -5,7 +5,7 @@ import { errorResponse, WebcapError } from '../errors.js';
 import {
   ApiFailure,
   type CapturedFile,
-  type CrawledPage,
+  type CrawlerPage,
   type JobRecord,
   type Submitted,
 } from './backend.js';
@@ -167,7 +167,7 @@ export function contentResult(
   return { content: [text(paged(document, options, 'page'))] };
 }
 
-export function crawlResult(page: CrawledPage, paging: Paging): CallToolResult {
+export function crawlerResult(page: CrawlerPage, paging: Paging): CallToolResult {
   const head = [
     `HTTP ${page.statusCode}${page.finalUrl === null ? '' : ` ${page.finalUrl}`}`,
     ...(page.contentType === null ? [] : [`content-type: ${page.contentType}`]),
@@ -210,13 +210,13 @@ export function jobResult(job: JobRecord, paging: Paging): CallToolResult {
     return { content: [text(head), ...shaped.content] };
   }
   if (data !== null && typeof data.html === 'string' && typeof data.statusCode === 'number') {
-    const page: CrawledPage = {
+    const page: CrawlerPage = {
       statusCode: data.statusCode,
       finalUrl: typeof data.finalUrl === 'string' ? data.finalUrl : null,
       contentType: typeof data.contentType === 'string' ? data.contentType : null,
       html: data.html,
     };
-    return { content: [text(head), ...crawlResult(page, paging).content] };
+    return { content: [text(head), ...crawlerResult(page, paging).content] };
   }
   return { content: [text(head), text(jsonText(job.result, paging))] };
 }

@@ -9,7 +9,7 @@ import type { Backend } from './backend.js';
 import {
   captureResult,
   contentResult,
-  crawlResult,
+  crawlerResult,
   errorResult,
   jobResult,
   jsonText,
@@ -20,7 +20,7 @@ import {
   AnalyzeTool,
   CaptureTool,
   ContentTool,
-  CrawlTool,
+  CrawlerTool,
   JobStatusTool,
   TOOLS,
   type ToolName,
@@ -56,9 +56,9 @@ async function callTool(backend: Backend, name: ToolName, raw: unknown): Promise
         : { content: [{ type: 'text', text: jsonText(done.value) }] };
     }
     case 'crawl': {
-      const args = toolArgs(CrawlTool, raw);
-      const done = await backend.crawl(args);
-      return done.kind === 'job' ? submittedResult(done) : crawlResult(done.value, args);
+      const args = toolArgs(CrawlerTool, raw);
+      const done = await backend.crawler(args);
+      return done.kind === 'job' ? submittedResult(done) : crawlerResult(done.value, args);
     }
     case 'usage':
       toolArgs(UsageTool, raw);

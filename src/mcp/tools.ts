@@ -85,7 +85,7 @@ export const AnalyzeTool = Type.Object(
   { additionalProperties: false },
 );
 
-export const CrawlTool = Type.Object(
+export const CrawlerTool = Type.Object(
   {
     url: page.url,
     allow_redirects: Bool('default true'),
@@ -108,7 +108,7 @@ export const JobStatusTool = Type.Object(
 export type CaptureArgs = Static<typeof CaptureTool>;
 export type ContentArgs = Static<typeof ContentTool>;
 export type AnalyzeArgs = Static<typeof AnalyzeTool>;
-export type CrawlArgs = Static<typeof CrawlTool>;
+export type CrawlerArgs = Static<typeof CrawlerTool>;
 
 /** The tools, in the order tools/list gives them; the descriptions are what an agent reads to choose. */
 export const TOOLS = [
@@ -133,7 +133,7 @@ export const TOOLS = [
   {
     name: 'crawl',
     description: "A page's raw HTML as served (no browser), with its status and headers. 1 credit.",
-    inputSchema: CrawlTool,
+    inputSchema: CrawlerTool,
   },
   {
     name: 'usage',

@@ -2,7 +2,7 @@ import { type PageDeps, type PageOutcome, withLoadedPage } from '../../browser/l
 import { serializePage } from '../../browser/serialize-page.js';
 import type { GuardedFetcher } from '../../net/guarded-fetch.js';
 import type { UpstreamProxy } from '../../net/upstream-proxy.js';
-import { USER_AGENT } from '../crawler/crawl.js';
+import { USER_AGENT } from '../crawler/crawler.js';
 import type { ExtractorPool } from '../extractors/pool.js';
 import { SELECTED_ATTRIBUTE } from './extract.js';
 import type { ContentParams, ContentResult } from './params.js';

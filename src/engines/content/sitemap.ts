@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import { WebcapError } from '../../errors.js';
 import type { FetchResult, GuardedFetcher } from '../../net/guarded-fetch.js';
 import type { UpstreamProxy } from '../../net/upstream-proxy.js';
-import { USER_AGENT } from '../crawler/crawl.js';
+import { USER_AGENT } from '../crawler/crawler.js';
 import { DistinctCount } from './distinct-count.js';
 import { type SitemapKind, SitemapScanner } from './sitemap-xml.js';
 

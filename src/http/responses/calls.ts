@@ -2,7 +2,7 @@ import { type TSchema, Type } from 'typebox';
 import { CaptureJsonSchema } from '../../calls/delivery.js';
 import { AnalysisDataSchema } from '../../engines/analyze/params.js';
 import { ContentResultSchema } from '../../engines/content/params.js';
-import { CrawlDataSchema } from '../../engines/crawler/crawl.js';
+import { CrawlerDataSchema } from '../../engines/crawler/crawler.js';
 import { JobStatusSchema } from '../../jobs/job-record.js';
 
 /*
@@ -36,7 +36,7 @@ export const CaptureSuccess = {
 export const FileSuccess = { description: 'the hosted file', content: { '*/*': { schema: Binary } } };
 
 /** GET /v1/website/crawler without return_page_source (DESIGN.md §2). */
-export const CrawlerBody = envelope(CrawlDataSchema);
+export const CrawlerBody = envelope(CrawlerDataSchema);
 
 /** return_page_source=true: the page's HTML as it was served. */
 export const CrawlerSuccess = {

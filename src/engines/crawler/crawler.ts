@@ -2,15 +2,15 @@ import { type Static, Type } from 'typebox';
 import { WebcapError } from '../../errors.js';
 import type { FetchResult, GuardedFetcher } from '../../net/guarded-fetch.js';
 
-export interface CrawlParams {
+export interface CrawlerParams {
   /** An http(s) URL; the fetcher checks it and every redirect hop against the network policy. */
   readonly url: string;
   /** false returns the first response as it is, a redirect included. */
   readonly allowRedirects: boolean;
 }
 
-/** What a crawl answers about the response (DESIGN.md §2): the schema it is declared and checked with, and its type. */
-export const CrawlDataSchema = Type.Object(
+/** What the crawler answers about the response (DESIGN.md §2): the schema it is declared and checked with, and its type. */
+export const CrawlerDataSchema = Type.Object(
   {
     url: Type.String(),
     finalUrl: Type.String(),
@@ -23,7 +23,7 @@ export const CrawlDataSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export interface CrawlResult extends Static<typeof CrawlDataSchema> {
+export interface CrawlerResult extends Static<typeof CrawlerDataSchema> {
   /** The body as text, decoded from the page's charset. */
   readonly html: string;
 }
@@ -72,7 +72,7 @@ function isRedirect(result: FetchResult): boolean {
  * Fetches a page's raw HTML without rendering. Any status the target answers is a result; a
  * body that is not HTML is a 400, except a redirect returned as is when redirects are off.
  */
-export async function crawl(fetcher: GuardedFetcher, params: CrawlParams): Promise<CrawlResult> {
+export async function fetchRawPage(fetcher: GuardedFetcher, params: CrawlerParams): Promise<CrawlerResult> {
   const result = await fetcher.fetch(params.url, {
     followRedirects: params.allowRedirects,
     headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
