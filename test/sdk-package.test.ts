@@ -13,7 +13,10 @@ import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/run
  * The SDK as a project outside the clone gets it (docs/clients.md): `npm pack -w @webcap/sdk`
  * makes the tarball (its prepack builds dist/), a new project installs it with npm, TypeScript
  * checks a caller against the types the tarball carries, and Node runs that caller against the
- * service listening on 127.0.0.1. Nothing here resolves to the clone's sources.
+ * service listening on 127.0.0.1. Nothing here resolves to the clone's sources. The install is
+ * offline, with an empty npm cache of its own: the SDK's one dependency (openapi-fetch, and its
+ * helpers) is packed from the clone's node_modules, so the test reaches no registry (the image's
+ * test run has neither a cache nor the registry's certificate chain).
  */
 
 const run = promisify(execFile);
@@ -81,9 +84,30 @@ describe('@webcap/sdk installed from its tarball', () => {
       }),
     );
     fs.writeFileSync(path.join(project, 'caller.ts'), CALLER);
-    // The tarball's one dependency (openapi-fetch) comes from npm's cache, which the clone's
-    // install filled, or from the registry.
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project });
+    const dependencies = await run(
+      'npm',
+      [
+        'pack',
+        '--ignore-scripts',
+        '--json',
+        '--pack-destination',
+        packs,
+        './node_modules/openapi-fetch',
+        './node_modules/openapi-typescript-helpers',
+      ],
+      { cwd: ROOT },
+    );
+    const dependencyTarballs = (
+      JSON.parse(dependencies.stdout.slice(dependencies.stdout.indexOf('['))) as { filename: string }[]
+    ).map((pack) => path.join(packs, pack.filename));
+    const cache = tempDir('webcap-sdk-npm-cache-');
+    await run(
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', `--cache=${cache}`, tarball, ...dependencyTarballs],
+      {
+        cwd: project,
+      },
+    );
 
     site = await startServer((_req, res) => {
       res
