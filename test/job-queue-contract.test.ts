@@ -8,7 +8,13 @@ import { createKey, updateKey } from '../src/billing/keys.js';
 import type { QueueBackend } from '../src/jobs/queue.js';
 import { type DialectName, dropDatabase } from './helpers/databases.js';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
-import { ADMIN_TOKEN, newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import {
+  ADMIN_TOKEN,
+  newAccountKey,
+  reservationsOf,
+  startTestRuntime,
+  type TestRuntime,
+} from './helpers/runtime.js';
 import { startTcpForwarder } from './helpers/tcp-forwarder.js';
 
 /*
@@ -260,22 +266,6 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
       }, done);
     }
 
-    async function reservationsOf(slug: string, on = t) {
-      const { db } = on.runtime.store;
-      const account = await db
-        .selectFrom('accounts')
-        .select('id')
-        .where('slug', '=', slug)
-        .executeTakeFirstOrThrow();
-      const rows = await db
-        .selectFrom('reservations')
-        .select(['status', 'engine'])
-        .where('account_id', '=', account.id)
-        .execute();
-      const count = (status: string) => rows.filter((row) => row.status === status).length;
-      return { reserved: count('reserved'), committed: count('committed'), released: count('released') };
-    }
-
     async function logRows(path: string) {
       const { db } = t.runtime.store;
       return db
@@ -315,7 +305,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
 
     describe('submit and run once', () => {
       it('a crawler job answers 202, runs, and its result is the synchronous body; billed once, at completion', async () => {
-        const before = await reservationsOf('jobs');
+        const before = await reservationsOf(t, 'jobs');
         const sync = await inject({
           url: '/v1/website/crawler',
           query: { query: page() },
@@ -342,7 +332,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
           error: null,
           started_at: null,
         });
-        const during = await reservationsOf('jobs');
+        const during = await reservationsOf(t, 'jobs');
         expect(during.committed - before.committed).toBe(1); // the synchronous call only
         expect(during.reserved - before.reserved).toBe(2); // the holder and the queued job
         await holder.release();
@@ -351,7 +341,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         expect(done.result).toEqual(sync.json());
         expect(done.error).toBeNull();
         expect(Date.parse(done.finished_at)).toBeGreaterThanOrEqual(Date.parse(done.started_at));
-        const after = await reservationsOf('jobs');
+        const after = await reservationsOf(t, 'jobs');
         expect(after.committed - before.committed).toBe(3);
         expect(after.reserved - before.reserved).toBe(0);
         // The synchronous call and the job each fetched the page once.
@@ -366,7 +356,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
       });
 
       it('twenty jobs submitted at once each run exactly once and are billed once each', async () => {
-        const before = await reservationsOf('jobs');
+        const before = await reservationsOf(t, 'jobs');
         const submitted = await Promise.all(
           Array.from({ length: 20 }, (_, i) => submitCrawler({ query: page(`/many/${i}`) })),
         );
@@ -381,7 +371,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
           .where('id', 'in', ids)
           .execute();
         expect(rows.map((row) => row.attempts)).toEqual(Array(20).fill(1));
-        const after = await reservationsOf('jobs');
+        const after = await reservationsOf(t, 'jobs');
         expect(after.committed - before.committed).toBe(20);
         expect(after.reserved - before.reserved).toBe(0);
       });
@@ -392,7 +382,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         const holder = await occupy();
         const res = await submitCrawler({ query: page('/cancelled') });
         const id = res.json().job_id;
-        const before = await reservationsOf('jobs');
+        const before = await reservationsOf(t, 'jobs');
         const cancelled = await inject({
           method: 'DELETE',
           url: `/jobs/${id}`,
@@ -403,7 +393,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
           status: 'failed',
           error: { status: 409, error: 'Cancelled: the job was cancelled before it ran' },
         });
-        const after = await reservationsOf('jobs');
+        const after = await reservationsOf(t, 'jobs');
         expect(after.released - before.released).toBe(1);
         expect(after.reserved - before.reserved).toBe(-1);
         await holder.release();
@@ -421,7 +411,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         await drained();
         expect((await poll(id)).started_at).toBeNull();
         expect(hitsOf('/cancelled')).toBe(0);
-        expect(await reservationsOf('jobs')).toMatchObject({ released: after.released, reserved: 0 });
+        expect(await reservationsOf(t, 'jobs')).toMatchObject({ released: after.released, reserved: 0 });
       });
     });
 
@@ -452,7 +442,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
           (n) => n === 1,
         );
         const queued = await submitAs(first, '/of-revoked');
-        expect(await reservationsOf('revoked')).toEqual({ reserved: 2, committed: 0, released: 0 });
+        expect(await reservationsOf(t, 'revoked')).toEqual({ reserved: 2, committed: 0, released: 0 });
 
         expect((await admin('POST', `/admin/v1/keys/${firstId}/revoke`)).statusCode).toBe(200);
         // Cancelled by the revocation itself, before any worker looks at it.
@@ -466,7 +456,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
               'Invalid API Key: the key that submitted the job was revoked or deactivated; the job did not run',
           },
         });
-        expect(await reservationsOf('revoked')).toEqual({ reserved: 1, committed: 0, released: 1 });
+        expect(await reservationsOf(t, 'revoked')).toEqual({ reserved: 1, committed: 0, released: 1 });
         // The revoked key itself can poll nothing.
         const refused = await inject({ url: `/jobs/${queued}`, headers: { 'x-api-key': first } });
         expect(refused.statusCode).toBe(401);
@@ -474,7 +464,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
 
         release(`${prefix}/hold/revoked`);
         expect((await poll(running, undefined, second)).status).toBe('completed');
-        expect(await reservationsOf('revoked')).toEqual({ reserved: 0, committed: 1, released: 1 });
+        expect(await reservationsOf(t, 'revoked')).toEqual({ reserved: 0, committed: 1, released: 1 });
         await drained();
         expect(hitsOf('/of-revoked')).toBe(0);
       });
@@ -486,7 +476,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         expect((await admin('PATCH', '/admin/v1/accounts/deactivated', { active: false })).statusCode).toBe(
           200,
         );
-        expect(await reservationsOf('deactivated')).toEqual({ reserved: 0, committed: 0, released: 1 });
+        expect(await reservationsOf(t, 'deactivated')).toEqual({ reserved: 0, committed: 0, released: 1 });
         const refused = await inject({ url: `/jobs/${queued}`, headers: { 'x-api-key': first } });
         expect(refused.statusCode).toBe(403);
         expect(refused.json()).toEqual({ error: 'Forbidden: account deactivated' });
@@ -500,7 +490,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
           started_at: null,
           error: { status: 403, error: 'Forbidden: the account was deactivated; the job did not run' },
         });
-        expect(await reservationsOf('deactivated')).toEqual({ reserved: 0, committed: 0, released: 1 });
+        expect(await reservationsOf(t, 'deactivated')).toEqual({ reserved: 0, committed: 0, released: 1 });
         await drained();
         expect(hitsOf('/of-deactivated')).toBe(0);
       });
@@ -519,7 +509,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
               'Invalid API Key: the key that submitted the job was revoked or deactivated; the job did not run',
           },
         });
-        expect(await reservationsOf('checked')).toEqual({ reserved: 0, committed: 0, released: 1 });
+        expect(await reservationsOf(t, 'checked')).toEqual({ reserved: 0, committed: 0, released: 1 });
         expect(hitsOf('/of-checked')).toBe(0);
         // The request log (written in batches) records the job's end as its 401, unbilled.
         await until(
@@ -607,7 +597,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
 
     describe('Idempotency-Key', () => {
       it('the same submission returns the same job, billed once; other parameters are a 400', async () => {
-        const before = await reservationsOf('jobs');
+        const before = await reservationsOf(t, 'jobs');
         const headers = { 'idempotency-key': 'order-42' };
         const first = await submitCrawler({ query: page() }, headers);
         const second = await submitCrawler({ query: page() }, headers);
@@ -621,7 +611,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         await poll(first.json().job_id);
         const third = await submitCrawler({ query: page() }, headers);
         expect(third.json()).toMatchObject({ job_id: first.json().job_id, status: 'completed' });
-        const after = await reservationsOf('jobs');
+        const after = await reservationsOf(t, 'jobs');
         expect(after.committed - before.committed).toBe(1);
         // Another account may use the same key for its own job.
         const other = await submitCrawler({ query: page() }, headers, otherKey);
@@ -631,7 +621,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
       });
 
       it('concurrent submissions with one Idempotency-Key make one job, run once', async () => {
-        const before = await reservationsOf('jobs');
+        const before = await reservationsOf(t, 'jobs');
         const all = await Promise.all(
           Array.from({ length: 8 }, () =>
             submitCrawler({ query: page('/burst') }, { 'idempotency-key': 'burst-1' }),
@@ -641,7 +631,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         expect(all.map((res) => res.statusCode)).toEqual(Array(8).fill(202));
         expect(ids.size).toBe(1);
         await poll([...ids][0] as string);
-        const after = await reservationsOf('jobs');
+        const after = await reservationsOf(t, 'jobs');
         expect(after.committed - before.committed).toBe(1);
         expect(after.reserved).toBe(0);
         await drained();
@@ -676,7 +666,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
             .where('id', '=', id)
             .executeTakeFirstOrThrow();
           expect(job.attempts).toBe(1);
-          expect(await reservationsOf('stops', next)).toEqual({ reserved: 0, committed: 1, released: 0 });
+          expect(await reservationsOf(next, 'stops')).toEqual({ reserved: 0, committed: 1, released: 0 });
         } finally {
           await next?.close();
           if (firstOpen) await first.runtime.close();
@@ -746,7 +736,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
             expect((await poll(queued, ended, as, survivor)).status).toBe('completed');
             expect(hitsOf(`/after-death-${maxAttempts}`)).toBe(1);
             const completed = expected.status === 'completed' ? 2 : 1;
-            expect(await reservationsOf(slug, survivor)).toEqual({
+            expect(await reservationsOf(survivor, slug)).toEqual({
               reserved: 0,
               committed: completed,
               released: 2 - completed,

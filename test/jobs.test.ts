@@ -10,7 +10,7 @@ import {
   type TestServer,
   tableResolver,
 } from './helpers/net-fixtures.js';
-import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { newAccountKey, reservationsOf, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 import { HANG_MS } from './helpers/waits.js';
 
 /*
@@ -115,22 +115,6 @@ describe('async jobs (in-process queue)', () => {
       if (Date.now() > deadline) throw new Error(`job ${id} stuck: ${res.body}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-  }
-
-  async function reservationsOf(slug: string) {
-    const { db } = t.runtime.store;
-    const account = await db
-      .selectFrom('accounts')
-      .select('id')
-      .where('slug', '=', slug)
-      .executeTakeFirstOrThrow();
-    const rows = await db
-      .selectFrom('reservations')
-      .select(['status', 'engine'])
-      .where('account_id', '=', account.id)
-      .execute();
-    const count = (status: string) => rows.filter((row) => row.status === status).length;
-    return { reserved: count('reserved'), committed: count('committed'), released: count('released') };
   }
 
   async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
@@ -259,19 +243,19 @@ describe('async jobs (in-process queue)', () => {
       expect(res.json().status).toBe('queued');
       const id = res.json().job_id;
       await poll(id);
-      const before = await reservationsOf('jobs');
+      const before = await reservationsOf(t, 'jobs');
       for (let i = 0; i < 3; i++) {
         const legacy = await inject({ url: `/jobs/${id}`, query: { access_key: key } });
         expect(legacy.statusCode).toBe(200);
         expect(legacy.json().status).toBe('completed');
       }
-      expect(await reservationsOf('jobs')).toEqual(before);
+      expect(await reservationsOf(t, 'jobs')).toEqual(before);
     });
   });
 
   describe('failures', () => {
     it('a page that cannot be reached ends the job failed with the synchronous error, unbilled', async () => {
-      const before = await reservationsOf('jobs');
+      const before = await reservationsOf(t, 'jobs');
       // An address the guard allows (so the submission is accepted) where nothing listens.
       const res = await submitCrawler({ query: `http://127.0.0.1:${deadPort}/page` });
       expect(res.statusCode).toBe(202);
@@ -280,7 +264,7 @@ describe('async jobs (in-process queue)', () => {
       expect(done.result).toBeNull();
       expect(done.error.status).toBe(400);
       expect(done.error.error).toMatch(/^Bad Request: page could not be loaded/);
-      const after = await reservationsOf('jobs');
+      const after = await reservationsOf(t, 'jobs');
       expect(after.committed).toBe(before.committed);
       expect(after.released - before.released).toBe(1);
       expect(after.reserved).toBe(0);
@@ -374,18 +358,18 @@ describe('async jobs (in-process queue)', () => {
 
   describe('billing', () => {
     it('a job queued longer than RESERVATION_HOLD_MS keeps its unit and is billed exactly once', async () => {
-      const before = await reservationsOf('jobs');
+      const before = await reservationsOf(t, 'jobs');
       const holder = await occupy();
       const res = await submitCrawler({ query: page() });
       const id = res.json().job_id;
       // Three holds pass, and the reservation sweep (every hold) runs meanwhile.
       await new Promise((resolve) => setTimeout(resolve, 3500));
-      const during = await reservationsOf('jobs');
+      const during = await reservationsOf(t, 'jobs');
       expect(during.released).toBe(before.released);
       expect(during.reserved - before.reserved).toBe(2);
       await holder.release();
       expect((await poll(id)).status).toBe('completed');
-      const after = await reservationsOf('jobs');
+      const after = await reservationsOf(t, 'jobs');
       expect(after.committed - before.committed).toBe(2);
       expect(after.released).toBe(before.released);
     });
@@ -451,7 +435,7 @@ describe('async jobs (in-process queue)', () => {
 
   describe('webhook URLs', () => {
     it('a webhook URL on a private or unlisted address is refused at submission, nothing reserved', async () => {
-      const before = await reservationsOf('jobs');
+      const before = await reservationsOf(t, 'jobs');
       for (const url of [
         'http://10.0.0.1/hook',
         'http://169.254.169.254/latest/meta-data',
@@ -463,7 +447,7 @@ describe('async jobs (in-process queue)', () => {
         expect(res.statusCode, url).toBe(400);
         expect(res.json().error).toMatch(/webhook_url/);
       }
-      expect(await reservationsOf('jobs')).toEqual(before);
+      expect(await reservationsOf(t, 'jobs')).toEqual(before);
       expect(canary.connections()).toBe(0);
     });
   });

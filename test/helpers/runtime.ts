@@ -119,3 +119,23 @@ export async function meteredProbe<T>(
   request.billed = billed;
   return value;
 }
+
+/** The account's reservation rows, counted by status. */
+export async function reservationsOf(
+  t: TestRuntime,
+  slug: string,
+): Promise<{ reserved: number; committed: number; released: number }> {
+  const { db } = t.runtime.store;
+  const account = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('slug', '=', slug)
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('reservations')
+    .select('status')
+    .where('account_id', '=', account.id)
+    .execute();
+  const count = (status: string) => rows.filter((row) => row.status === status).length;
+  return { reserved: count('reserved'), committed: count('committed'), released: count('released') };
+}
