@@ -246,10 +246,11 @@ describe('webcap serve', () => {
     )?.[1];
     expect(key).toBeDefined();
     expect(first.errors()).toMatch(/\n={72}\nwebcap: created account "default"[\s\S]*\n={72}\n/);
-    // stdout is the log stream (JSON lines) a shipper collects: the key is never there.
+    expect(await first.stop()).toBe(0);
+    // stdout is the log stream (JSON lines) a shipper collects: the key is never there. Read once
+    // the process has ended, as the log lines are written apart from the "listening" line.
     expect(first.output()).toContain('"msg":');
     expect(first.output()).not.toContain('wc_test_');
-    expect(await first.stop()).toBe(0);
 
     const second = await startServer({ WEBCAP_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     expect(second.output() + second.errors()).not.toContain('wc_test_');

@@ -87,13 +87,18 @@ describe('webcap doctor as a process', () => {
     });
     // runCli kills a process still running after 60 s, which then exits 1 with no report.
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('webcap: doctor: 3 checks failed\n');
     const failed = verdicts(result.stdout).filter(([status]) => status === 'fail');
-    expect(failed).toEqual([
-      ['fail', 'database'],
-      ['fail', 'redis'],
-      ['fail', 'blobs'],
-    ]);
+    expect(result.stderr).toContain(`webcap: doctor: ${failed.length} checks failed\n`);
+    // The 1000 ms deadline bounds every check, so on a loaded machine `chromium --version` may
+    // fail beside them; the three stalled services must fail whatever the machine's speed.
+    expect(failed).toEqual(
+      expect.arrayContaining([
+        ['fail', 'database'],
+        ['fail', 'redis'],
+        ['fail', 'blobs'],
+      ]),
+    );
+    expect(failed.filter(([, name]) => name !== 'chromium')).toHaveLength(3);
     expect(result.stdout).toContain(`no answer within 1000 ms`);
   });
 

@@ -73,7 +73,8 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the pipes may still hold the last log lines when the process exits.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       // A server that starts after the deadline would outlive the test run.
