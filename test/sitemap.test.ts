@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { discoverSitemap, type SitemapBounds } from '../src/engines/content/sitemap.js';
 import { NetworkPolicy, parseAllowList } from '../src/net/address-policy.js';
 import { GuardedFetcher } from '../src/net/guarded-fetch.js';
@@ -58,6 +58,19 @@ const index = (...locs: string[]) =>
     .map((loc) => `<sitemap><loc>${loc}</loc></sitemap>`)
     .join('\n')}</sitemapindex>`;
 const pages = (...paths: string[]) => paths.map((path) => `https://example.com/${path}`);
+
+/** A promise the test resolves when something it waits for has happened. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 beforeAll(async () => {
   fixture = await startServer((req, res) => {
@@ -372,13 +385,21 @@ describe('sitemap discovery: bounds', () => {
   });
 
   it('stops at the deadline and returns what it found', async () => {
+    // The deadline's timer is the test's: it passes once the discovery waits on the file that
+    // never answers, which it asks for only after reading fast.xml and the index before it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const slowAsked = signal();
     routes = {
-      '/robots.txt': xml('Sitemap: /fast.xml\nSitemap: /slow.xml\nSitemap: /after.xml', 'text/plain'),
+      '/robots.txt': xml('Sitemap: /fast.xml\nSitemap: /index.xml', 'text/plain'),
       '/fast.xml': xml(urlset(...pages('fast'))),
-      '/slow.xml': () => {}, // never answers
+      '/index.xml': xml(index(`${base}/slow.xml`, `${base}/after.xml`)),
+      '/slow.xml': () => slowAsked.resolve(), // never answers
       '/after.xml': xml(urlset(...pages('after'))),
     };
-    expect(await discoverSitemap(allowed, `${base}/`, { ...bounds, timeoutMs: 600 })).toEqual({
+    const discovery = discoverSitemap(allowed, `${base}/`, { ...bounds, timeoutMs: 600 });
+    await slowAsked.promise;
+    vi.advanceTimersByTime(600);
+    expect(await discovery).toEqual({
       source: `${base}/fast.xml`,
       totalLinks: 1,
       links: pages('fast'),
@@ -387,45 +408,49 @@ describe('sitemap discovery: bounds', () => {
   });
 
   it('ends the fetches still under way when it stops', async () => {
-    let hungUp: () => void = () => {};
-    const closed = new Promise<void>((resolve) => {
-      hungUp = resolve;
-    });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const slowAsked = signal();
+    const hungUp = signal();
     routes = {
       '/robots.txt': xml('Sitemap: /slow.xml', 'text/plain'),
-      '/slow.xml': (_req, res) => res.on('close', () => hungUp()), // never answers
+      '/slow.xml': (_req, res) => {
+        res.on('close', () => hungUp.resolve()); // never answers
+        slowAsked.resolve();
+      },
     };
-    await discoverSitemap(patient, `${base}/`, { ...bounds, timeoutMs: 300 });
+    const discovery = discoverSitemap(patient, `${base}/`, { ...bounds, timeoutMs: 300 });
+    await slowAsked.promise;
+    vi.advanceTimersByTime(300);
+    await discovery;
     // The fetcher would wait ten minutes: the connection closes because the discovery ended it.
-    await closed;
+    await hungUp.promise;
   });
 
   it('rejects with the reason when its signal aborts, and ends its fetches', async () => {
-    let hungUp: () => void = () => {};
-    const closed = new Promise<void>((resolve) => {
-      hungUp = resolve;
-    });
-    let asked: () => void = () => {};
-    const requested = new Promise<void>((resolve) => {
-      asked = resolve;
-    });
+    const hungUp = signal();
+    const asked = signal();
     routes = {
       '/robots.txt': (_req, res) => {
-        res.on('close', () => hungUp());
-        asked();
+        res.on('close', () => hungUp.resolve());
+        asked.resolve();
       },
     };
     const stop = new AbortController();
     const discovery = discoverSitemap(patient, `${base}/`, bounds, { signal: stop.signal });
-    await requested;
+    await asked.promise;
     stop.abort(new Error('caller gone'));
     await expect(discovery).rejects.toThrow('caller gone');
-    await closed;
+    await hungUp.promise;
   });
 
   it('counts robots.txt against the deadline', async () => {
-    routes = { '/robots.txt': () => {} };
-    expect(await discoverSitemap(allowed, `${base}/`, { ...bounds, timeoutMs: 300 })).toEqual({
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const robotsAsked = signal();
+    routes = { '/robots.txt': () => robotsAsked.resolve() };
+    const discovery = discoverSitemap(allowed, `${base}/`, { ...bounds, timeoutMs: 300 });
+    await robotsAsked.promise;
+    vi.advanceTimersByTime(300);
+    expect(await discovery).toEqual({
       source: '',
       totalLinks: 0,
       links: [],
