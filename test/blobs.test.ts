@@ -12,6 +12,7 @@ import { S3BlobStore, type S3BlobStoreConfig } from '../src/store/blobs-s3.js';
 import { tempDir } from './helpers/databases.js';
 import { type RawEndpoint, startRawEndpoint } from './helpers/raw-endpoint.js';
 import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.js';
+import { HANG_MS } from './helpers/waits.js';
 
 const T0 = new Date('2030-01-01T00:00:00.000Z');
 const BUCKET = 'webcap-blobs';
@@ -32,7 +33,7 @@ function s3Config(prefix: string): S3BlobStoreConfig {
     region: 'us-east-1',
     credentials: S3RVER_CREDENTIALS,
     prefix,
-    timeoutMs: 10_000,
+    timeoutMs: HANG_MS,
     maxAttempts: 2,
   };
 }
@@ -450,8 +451,9 @@ describe('S3 store: a bucket that stalls', () => {
     });
     await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
     const store = new S3BlobStore(
-      // A deadline s3rver meets on a loaded machine; only the stalled attempt runs into it.
-      { ...stalledConfig(`http://127.0.0.1:${(flaky.address() as AddressInfo).port}`), timeoutMs: 5000 },
+      // The stalled attempt waits this out, so it cannot be HANG_MS; s3rver answers the retry in
+      // far within it; a healthy run waits 15 s, not minutes.
+      { ...stalledConfig(`http://127.0.0.1:${(flaky.address() as AddressInfo).port}`), timeoutMs: 15_000 },
       () => T0,
     );
     try {

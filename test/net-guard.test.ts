@@ -12,6 +12,7 @@ import {
   type TestServer,
   tableResolver,
 } from './helpers/net-fixtures.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * The guarded fetch against servers of its own on loopback. The fixture server is the one
@@ -145,8 +146,9 @@ function fetcher(options: Partial<GuardedFetchOptions> = {}): GuardedFetcher {
     policy,
     resolver: resolver(),
     maxBytes: MiB,
-    headersTimeoutMs: 2000,
-    timeoutMs: 4000,
+    // Only the deadline tests below give deadlines a fetch can reach; a loaded machine must not.
+    headersTimeoutMs: HANG_MS,
+    timeoutMs: HANG_MS,
     ...options,
   });
   opened.push(created);

@@ -9,6 +9,7 @@ import { errorResponse, WebcapError } from '../src/errors.js';
 import { type CallerBucketParams, checkCallerBucket } from '../src/requests/caller-bucket.js';
 import { type RawAnswer, rawResponse, startRawEndpoint } from './helpers/raw-endpoint.js';
 import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.js';
+import { HANG_MS } from './helpers/waits.js';
 
 const BUCKET = 'caller-bucket';
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(50_000)]);
@@ -34,7 +35,7 @@ afterAll(async () => {
 const plainAgents = (): UploadOptions => ({
   httpAgent: new http.Agent(),
   httpsAgent: new https.Agent(),
-  timeoutMs: 10_000,
+  timeoutMs: HANG_MS,
 });
 
 const callerParams = (overrides: Record<string, string> = {}) => ({

@@ -71,11 +71,7 @@ describe('@webcap/sdk against the service', () => {
     t = await startTestRuntime('sqlite', {
       env: {
         WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port},127.0.0.1/32:${receiver.port}`,
-        NAVIGATION_TIMEOUT_MS: '5000',
-        FETCH_TIMEOUT_MS: '20000',
-        FETCH_HEADERS_TIMEOUT_MS: '15000',
         JOB_CONCURRENCY: '1',
-        JOB_TIMEOUT_MS: '30000',
       },
       resolver: tableResolver({ 'site.example': ['127.0.0.1'] }),
     });
