@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import net, { type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type UploadOptions, uploadToCallerBucket } from '../src/calls/s3-upload.js';
 import { errorResponse, WebcapError } from '../src/errors.js';
 import { type CallerBucketParams, checkCallerBucket } from '../src/requests/caller-bucket.js';
+import { closedPort } from './helpers/net-fixtures.js';
 import { type RawAnswer, rawResponse, startRawEndpoint } from './helpers/raw-endpoint.js';
 import { S3RVER_CREDENTIALS, startS3rver, type TestS3 } from './helpers/s3rver.js';
 import { HANG_MS } from './helpers/waits.js';
@@ -187,10 +188,7 @@ describe('upload to the caller bucket: errors', () => {
   });
 
   it('is 400 with the network error for an endpoint nobody listens on', async () => {
-    const closed = net.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as net.AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await closedPort();
     const params = callerParams({ storage_endpoint: `http://127.0.0.1:${port}` });
     expect(await failure(upload(params, PNG, 'image/png', plainAgents()))).toEqual({
       status: 400,

@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import type { ResolvedAddress, Resolver } from '../../src/net/resolve.js';
@@ -49,13 +51,28 @@ export function startCanary(host = '127.0.0.1', port = 0): Promise<TestServer> {
   return startServer((_req, res) => res.end('canary reached'), host, port);
 }
 
-/** A port nothing listens on (taken and released at once). */
+/** A port nothing listens on, and nothing of the run will. */
 export async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  // Below the kernel's ephemeral range, which listen(0) and outgoing connections draw from: a port
+  // that was free there could be handed to another server or connection of the run meanwhile.
+  const [low] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+  const below = Math.max(Math.min(Number(low), 32_768), 10_001);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = randomInt(10_000, below);
+    if (await refused(port)) return port;
+  }
+  throw new Error('no closed port found below the ephemeral range');
+}
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
 }
 
 /**
