@@ -5,6 +5,9 @@ import { WebcapError } from '../../errors.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
 import { READY, type TaskReply, type TaskRequest } from './worker-protocol.js';
 
+/** The least time a new process has to load its modules; a start that takes longer is broken. */
+const START_TIMEOUT_MS = 120_000;
+
 export interface ExtractorPoolOptions {
   /** Extractor processes working at once. */
   readonly threads: number;
@@ -142,8 +145,13 @@ export class ExtractorPool {
       timer: null,
     };
     const { child } = extractor;
-    // Loading the modules is not a page's time, but it is bounded too.
-    extractor.timer = setTimeout(() => void kill(child), this.options.taskTimeoutMs);
+    // Loading the modules is not a page's time, but it is bounded too: apart, because a start on
+    // a loaded machine can take longer than a page's deadline, and failing the page waiting for it
+    // would turn the machine's load into a 500.
+    extractor.timer = setTimeout(
+      () => void kill(child),
+      Math.max(this.options.taskTimeoutMs, START_TIMEOUT_MS),
+    );
     for (const stream of ['stdout', 'stderr'] as const) {
       forEachLine(child[stream], (line) => this.options.output?.(line, stream));
     }
