@@ -5,6 +5,7 @@ import type { AdBlocker } from './ad-blocker.js';
 import { DEFAULT_VIEWPORT } from './chromium-args.js';
 import type { CookieBannerRemover } from './cookie-banners.js';
 import { applyDevice } from './devices.js';
+import { runActions } from './page-actions.js';
 import type { PageParams } from './page-params.js';
 import { blockRequests, scrollThrough } from './page-setup.js';
 import type { BrowserPool, Lease } from './pool.js';
@@ -185,6 +186,10 @@ export async function withLoadedPage<T>(
     if (params.scrollDurationMs !== null) {
       await scrollThrough(page, params.scrollDurationMs, deps.maxFullPageHeightPx);
     }
+    const actionWarnings = await runActions(page, params.actions, {
+      waitTimeoutMs: deps.navigationTimeoutMs,
+      ignoreMissingSelectors: params.ignoreMissingSelectors,
+    });
     await hideSelectors(page, params.removeSelectors, params.removal);
     // The blocker's own hiding styles arrive asynchronously; one awaited pass makes them count.
     await adBlocker?.hideAds(page, params.removal);
@@ -195,7 +200,7 @@ export async function withLoadedPage<T>(
       page,
       status: response?.status() ?? null,
       finalUrl: page.url(),
-      warnings: unfinished === null ? [] : [unfinished],
+      warnings: [...(unfinished === null ? [] : [unfinished]), ...actionWarnings],
     });
   });
 }

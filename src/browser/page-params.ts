@@ -1,6 +1,7 @@
 /** What every engine that loads a page asks of it: the page pipeline's typed input (load-page.ts). */
 import type { UpstreamProxy } from '../net/upstream-proxy.js';
 import type { DeviceName } from './devices.js';
+import type { NamedAction } from './page-actions.js';
 
 /** The spec's 13 resource types for block_resources; Chromium's own types beyond the first 12 are `other`. */
 export const RESOURCE_TYPES = [
@@ -53,4 +54,8 @@ export interface PageParams {
   readonly removal: 'hide' | 'remove';
   /** A caller's proxy, chained behind the egress proxy. */
   readonly proxy: UpstreamProxy | null;
+  /** What is done to the page once it has loaded, in order (scripts, click, hover, actions). */
+  readonly actions: readonly NamedAction[];
+  /** A step whose selector matches nothing is skipped with a warning instead of failing the call. */
+  readonly ignoreMissingSelectors: boolean;
 }

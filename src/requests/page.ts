@@ -8,6 +8,7 @@ import {
 } from '../browser/page-params.js';
 import { invalidParam } from '../errors.js';
 import { parseUpstreamProxy, type UpstreamProxy } from '../net/upstream-proxy.js';
+import { type ActionInput, actionFields, actionsOf } from './actions.js';
 import { Flag, flag } from './common-fields.js';
 
 /** The page parameters every engine that renders takes (spec, GET /v1/capture and GET /v1/content), and their parsing. */
@@ -28,6 +29,7 @@ export const pageFields = {
   proxy: Type.Optional(Type.String({ maxLength: 2048, description: 'http, https or socks5 proxy URL' })),
   cache: Type.Optional(Flag),
   cache_ttl: Type.Optional(Type.Integer({ minimum: 3600, maximum: 2_592_000, description: 'seconds' })),
+  ...actionFields,
 };
 
 export const WaitEventSchema = Type.Enum([...WAIT_EVENTS]);
@@ -106,12 +108,15 @@ type CommonPageParams = Pick<
   | 'waitUntil'
   | 'waitForSelector'
   | 'proxy'
+  | 'actions'
+  | 'ignoreMissingSelectors'
 >;
 
 /** The engine's page parameters from the fields of `pageFields` (wait_until one event or several). */
 export function pageParamsOf(
-  input: Static<TObject<typeof pageFields>> & { readonly wait_until?: WaitUntilInput },
+  input: Static<TObject<typeof pageFields>> & ActionInput & { readonly wait_until?: WaitUntilInput },
 ): CommonPageParams {
+  const { steps, ignoreMissingSelectors } = actionsOf(input);
   return {
     url: input.url.trim(),
     removeSelectors: list(input.remove_selectors),
@@ -122,5 +127,7 @@ export function pageParamsOf(
     waitUntil: waitEvents(input.wait_until),
     waitForSelector: input.wait_for_selector ?? null,
     proxy: proxyOf(input.proxy),
+    actions: steps,
+    ignoreMissingSelectors,
   };
 }
