@@ -279,6 +279,23 @@ describe('request shaping', () => {
       });
     });
 
+    it("capture: accept_language keeps a device's user agent; user_agent replaces it", async () => {
+      const seenBy = async (query: Record<string, string>) => {
+        targetSeen = [];
+        const res = await t.runtime.app.inject({
+          url: '/v1/capture',
+          query: { url: targetUrl('/colors'), device: 'iphone_x', ...query },
+          headers: { 'x-api-key': key },
+        });
+        expect(res.statusCode).toBe(200);
+        return targetSeen.find((request) => request.path === '/colors')?.headers;
+      };
+      const language = await seenBy({ accept_language: 'de-CH' });
+      expect(language?.['user-agent']).toContain('iPhone');
+      expect(language?.['accept-language']).toBe('de-CH');
+      expect((await seenBy({ user_agent: USER_AGENT }))?.['user-agent']).toBe(USER_AGENT);
+    });
+
     it('capture: dark_mode and media_type change the pixels', async () => {
       const shot = async (query: Record<string, string>) => {
         const res = await t.runtime.app.inject({
