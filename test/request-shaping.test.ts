@@ -351,6 +351,8 @@ describe('request shaping', () => {
         { cookies: JSON.stringify([{ name: 'a', value: 'b', extra: 1 }]) },
         /^Bad Request: cookies /,
       ],
+      // Checked by the browser itself before the page loads: a __Host- cookie needs secure.
+      ['cookies', { cookies: '__Host-id=1' }, /"__Host-id", which the browser refused/],
       ['cookies', { cookies: 'novalue' }, /"name=value; \.\.\." pairs/],
       ['cookies', { cookies: 'a b=c' }, /"a b", which is not a cookie name/],
       ['authorization', { authorization: 'Bearer a\nb' }, /^Bad Request: authorization /],

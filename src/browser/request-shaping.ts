@@ -1,5 +1,5 @@
 /** Request shaping: what the caller asks the target to see of the browser (docs/capture.md, "Request shaping"). */
-import type { CDPSession, Page } from 'puppeteer-core';
+import { type CDPSession, type Page, ProtocolError } from 'puppeteer-core';
 import { invalidParam } from '../errors.js';
 import { type DeviceName, deviceProfile } from './devices.js';
 import type { Lease } from './pool.js';
@@ -112,9 +112,12 @@ async function setCookies(session: CDPSession, target: URL, cookies: readonly Sh
         ...(cookie.sameSite === null ? {} : { sameSite: cookie.sameSite }),
         ...(cookie.expires === null ? {} : { expires: cookie.expires }),
       })
-      .catch(() => ({ success: false }));
-    // The edge checked the form; what is left is the browser's own rules (a secure cookie for an
-    // http target, SameSite=None without secure). The value is never echoed: it may be a secret.
+      .catch((error: unknown) => {
+        if (error instanceof ProtocolError) return { success: false };
+        throw error;
+      });
+    // The edge checked the form; what is left is the browser's own rules (a `__Host-` cookie
+    // needs secure and no domain, for one). The value is never echoed: it may be a secret.
     if (!success) {
       throw invalidParam('cookies', `has cookie ${JSON.stringify(cookie.name)}, which the browser refused`);
     }
@@ -151,9 +154,9 @@ export async function shapeRequests(
 ): Promise<void> {
   if (shaping === undefined) return;
   const { page, context } = lease;
+  const target = new URL(url);
   // A session of its own, which stays attached: its overrides end when it detaches, and it
   // closes with the page.
-  const target = new URL(url);
   const session = await page.createCDPSession();
   if (shaping.userAgent !== null || shaping.acceptLanguage !== null) {
     await overrideUserAgent(page, session, shaping, device);
@@ -163,8 +166,12 @@ export async function shapeRequests(
   if (shaping.authorization !== null) extra.authorization = shaping.authorization;
   if (Object.keys(extra).length > 0) await sendToOriginOnly(page, target.origin, extra);
   if (shaping.timeZone !== null) {
-    await page.emulateTimezone(shaping.timeZone).catch(() => {
-      throw invalidParam('time_zone', 'is not a time zone the browser knows');
+    // Node's ICU checked the name at the edge; the browser's may be older or newer.
+    await page.emulateTimezone(shaping.timeZone).catch((error: unknown) => {
+      if (error instanceof Error && error.message.startsWith('Invalid timezone')) {
+        throw invalidParam('time_zone', 'is not a time zone the browser knows');
+      }
+      throw error;
     });
   }
   if (shaping.geolocation !== null) {
