@@ -1,6 +1,7 @@
 /** What every engine that loads a page asks of it: the page pipeline's typed input (load-page.ts). */
 import type { UpstreamProxy } from '../net/upstream-proxy.js';
 import type { DeviceName } from './devices.js';
+import type { RequestShaping } from './request-shaping.js';
 
 /** The spec's 13 resource types for block_resources; Chromium's own types beyond the first 12 are `other`. */
 export const RESOURCE_TYPES = [
@@ -53,4 +54,9 @@ export interface PageParams {
   readonly removal: 'hide' | 'remove';
   /** A caller's proxy, chained behind the egress proxy. */
   readonly proxy: UpstreamProxy | null;
+  /**
+   * User agent, headers, cookies, time zone and the rest (request-shaping.ts); absent when the
+   * caller shaped nothing, so such a call's cache key is the one it always had.
+   */
+  readonly shaping?: RequestShaping;
 }

@@ -9,6 +9,7 @@ import {
 import { invalidParam } from '../errors.js';
 import { parseUpstreamProxy, type UpstreamProxy } from '../net/upstream-proxy.js';
 import { Flag, flag } from './common-fields.js';
+import { requestShapingFields, requestShapingOf } from './request-shaping.js';
 
 /** The page parameters every engine that renders takes (spec, GET /v1/capture and GET /v1/content), and their parsing. */
 export const pageFields = {
@@ -28,6 +29,7 @@ export const pageFields = {
   proxy: Type.Optional(Type.String({ maxLength: 2048, description: 'http, https or socks5 proxy URL' })),
   cache: Type.Optional(Flag),
   cache_ttl: Type.Optional(Type.Integer({ minimum: 3600, maximum: 2_592_000, description: 'seconds' })),
+  ...requestShapingFields,
 };
 
 export const WaitEventSchema = Type.Enum([...WAIT_EVENTS]);
@@ -106,6 +108,7 @@ type CommonPageParams = Pick<
   | 'waitUntil'
   | 'waitForSelector'
   | 'proxy'
+  | 'shaping'
 >;
 
 /** The engine's page parameters from the fields of `pageFields` (wait_until one event or several). */
@@ -122,5 +125,6 @@ export function pageParamsOf(
     waitUntil: waitEvents(input.wait_until),
     waitForSelector: input.wait_for_selector ?? null,
     proxy: proxyOf(input.proxy),
+    shaping: requestShapingOf(input, input.url.trim()),
   };
 }
