@@ -1,8 +1,20 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config.js';
 
-/** Query parameters whose values are secrets: API keys, storage credentials, a hosted file's signature. */
-const SECRET_PARAMS = new Set(['x_api_key', 'access_key', 's3_secret_key', 's3_access_key_id', 'signature']);
+/**
+ * Query parameters whose values are secrets: API keys, storage credentials, a hosted file's
+ * signature, and what a caller sends the target (headers, cookies, authorization: a session or a token).
+ */
+const SECRET_PARAMS = new Set([
+  'x_api_key',
+  'access_key',
+  's3_secret_key',
+  's3_access_key_id',
+  'signature',
+  'headers',
+  'cookies',
+  'authorization',
+]);
 
 function decodedOrNull(text: string): string | null {
   try {
@@ -87,6 +99,10 @@ const REDACT_PATHS = [
   '*.key',
   '*.plaintext',
   '*.password',
+  // A request's parameters, wherever an object logs them (request shaping, docs/capture.md).
+  '*.headers',
+  '*.cookies',
+  '*.authorization',
 ];
 
 interface LoggedRequest {

@@ -9,6 +9,7 @@ import { runActions } from './page-actions.js';
 import type { PageParams } from './page-params.js';
 import { blockRequests, scrollThrough } from './page-setup.js';
 import type { BrowserPool, Lease } from './pool.js';
+import { shapeRequests } from './request-shaping.js';
 import { checkSelectors, hideSelectors, type NamedSelector, waitForCss } from './selectors.js';
 
 export interface PageDeps {
@@ -159,7 +160,8 @@ function namedSelectors(params: PageParams): NamedSelector[] {
 /**
  * The one page pipeline every engine loads pages with: a fresh page from the pool in a context
  * of its own (every byte it loads passes the egress proxy, direct or via the caller's proxy),
- * emulated, with blocking, ad and cookie-banner removal set up, navigated, waited on, scrolled
+ * emulated and shaped (user agent, headers and cookies for the target's origin, time zone...),
+ * with blocking, ad and cookie-banner removal set up, navigated, waited on, scrolled
  * and cleaned as `params` ask; then handed to `use`, whose result is returned. The page is
  * closed when `use` settles, and the pool's render limit covers loading and use together.
  */
@@ -171,6 +173,7 @@ export async function withLoadedPage<T>(
   return deps.pool.run(params.proxy, async (lease) => {
     const { page } = lease;
     await emulate(lease, params);
+    await shapeRequests(lease, params.url, params.device, params.shaping);
     const adBlocker = params.removeAds ? await deps.adBlocker() : null;
     await adBlocker?.enable(page);
     await blockRequests(page, { resourceTypes: params.blockResources, urls: params.blockUrls });
@@ -186,10 +189,8 @@ export async function withLoadedPage<T>(
     if (params.scrollDurationMs !== null) {
       await scrollThrough(page, params.scrollDurationMs, deps.maxFullPageHeightPx);
     }
-    const actionWarnings = await runActions(page, params.actions, {
-      waitTimeoutMs: deps.navigationTimeoutMs,
-      ignoreMissingSelectors: params.ignoreMissingSelectors,
-    });
+    const actionWarnings =
+      params.actions === undefined ? [] : await runActions(page, params.actions, deps.navigationTimeoutMs);
     await hideSelectors(page, params.removeSelectors, params.removal);
     // The blocker's own hiding styles arrive asynchronously; one awaited pass makes them count.
     await adBlocker?.hideAds(page, params.removal);

@@ -24,10 +24,16 @@ export interface NamedAction {
   readonly scriptFailure: 'warn' | 'fail';
 }
 
-export interface ActionOptions {
+/** The steps of one call, and what a selector that matches nothing does. */
+export interface PageActions {
+  readonly steps: readonly NamedAction[];
+  /** A selector that matches nothing skips its step with a warning instead of failing the call. */
+  readonly ignoreMissingSelectors: boolean;
+}
+
+interface ActionOptions {
   /** How long a wait_for_selector step, and the load after a step that navigates, may take. */
   readonly waitTimeoutMs: number;
-  /** A selector that matches nothing skips its step with a warning instead of failing the call. */
   readonly ignoreMissingSelectors: boolean;
 }
 
@@ -47,9 +53,10 @@ const MAX_CLICKS = 100;
 /** Runs the steps in order on a loaded page; returns the warnings of the steps that were skipped or failed softly. */
 export async function runActions(
   page: Page,
-  steps: readonly NamedAction[],
-  options: ActionOptions,
+  { steps, ignoreMissingSelectors }: PageActions,
+  waitTimeoutMs: number,
 ): Promise<string[]> {
+  const options: ActionOptions = { waitTimeoutMs, ignoreMissingSelectors };
   const warnings: string[] = [];
   for (const step of steps) {
     const warning = await runStep(page, step, options);

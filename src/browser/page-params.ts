@@ -1,7 +1,8 @@
 /** What every engine that loads a page asks of it: the page pipeline's typed input (load-page.ts). */
 import type { UpstreamProxy } from '../net/upstream-proxy.js';
 import type { DeviceName } from './devices.js';
-import type { NamedAction } from './page-actions.js';
+import type { PageActions } from './page-actions.js';
+import type { RequestShaping } from './request-shaping.js';
 
 /** The spec's 13 resource types for block_resources; Chromium's own types beyond the first 12 are `other`. */
 export const RESOURCE_TYPES = [
@@ -54,8 +55,11 @@ export interface PageParams {
   readonly removal: 'hide' | 'remove';
   /** A caller's proxy, chained behind the egress proxy. */
   readonly proxy: UpstreamProxy | null;
-  /** What is done to the page once it has loaded, in order (scripts, click, hover, actions). */
-  readonly actions: readonly NamedAction[];
-  /** A step whose selector matches nothing is skipped with a warning instead of failing the call. */
-  readonly ignoreMissingSelectors: boolean;
+  /**
+   * User agent, headers, cookies, time zone and the rest (request-shaping.ts); absent when the
+   * caller shaped nothing, so such a call's cache key is the one it always had.
+   */
+  readonly shaping?: RequestShaping;
+  /** What is done to the page once it has loaded, in order; absent when nothing is, as `shaping`. */
+  readonly actions?: PageActions;
 }

@@ -73,21 +73,32 @@ export class ApiFailure extends Error {
   }
 }
 
+/** A tool's headers object as the JSON text a query string carries (the REST endpoints take either). */
+function headersText(headers: Readonly<Record<string, string>> | undefined): { headers?: string } {
+  return headers === undefined ? {} : { headers: JSON.stringify(headers) };
+}
+
 /**
  * The API parameters a tool's arguments stand for, as the REST endpoint takes them: the tool's
  * own options (async, paging, links) left out, content always with Markdown and cached for an
  * hour by default (so that the parts read with `offset` come from one copy), the crawler's page source.
  */
 export const apiParams = {
-  capture({ async: _a, ...rest }: CaptureArgs) {
-    return { ...rest, response_type: 'json' as const };
+  capture({ async: _a, headers, ...rest }: CaptureArgs) {
+    return { ...rest, ...headersText(headers), response_type: 'json' as const };
   },
-  content({ async: _a, max_chars: _m, offset: _o, include_links: _l, cache, ...rest }: ContentArgs) {
+  content({ async: _a, max_chars: _m, offset: _o, include_links: _l, cache, headers, ...rest }: ContentArgs) {
     // The cache's shortest lifetime: a copy for reading on, not a stale page for a month.
-    return { ...rest, include_markdown: true, cache: cache ?? true, cache_ttl: 3600 };
+    return {
+      ...rest,
+      ...headersText(headers),
+      include_markdown: true,
+      cache: cache ?? true,
+      cache_ttl: 3600,
+    };
   },
-  analyze({ async: _a, ...rest }: AnalyzeArgs) {
-    return rest;
+  analyze({ async: _a, headers, ...rest }: AnalyzeArgs) {
+    return { ...rest, ...headersText(headers) };
   },
   crawler({ url, allow_redirects }: CrawlerArgs) {
     return {

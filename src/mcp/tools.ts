@@ -5,6 +5,11 @@ import { invalidParam } from '../errors.js';
 import { analyzeFields } from '../requests/analyze.js';
 import { captureFields } from '../requests/capture.js';
 import { pageFields } from '../requests/page.js';
+import {
+  HeadersSchema,
+  SHAPING_LIMITS,
+  requestShapingFields as shaping,
+} from '../requests/request-shaping.js';
 
 /*
  * The MCP tools' input schemas, made from the requests' own TypeBox fields: the same bounds and
@@ -35,11 +40,34 @@ const paging = {
   ),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
 };
+/*
+ * Request shaping, as the routes take it: headers as an object (tool arguments are JSON), cookies
+ * in their short `name=value; ...` form for the target's host (the list of cookie objects would
+ * take a sixth of the whole tools/list three times over).
+ */
+const shapingArgs = {
+  user_agent: optional(shaping.user_agent),
+  headers: Type.Optional(HeadersSchema),
+  cookies: Type.Optional(
+    Type.String({ maxLength: SHAPING_LIMITS.textChars, description: 'name=value; ...' }),
+  ),
+  authorization: optional(shaping.authorization),
+  accept_language: optional(shaping.accept_language),
+  time_zone: optional(shaping.time_zone, 'IANA'),
+  geolocation_latitude: optional(shaping.geolocation_latitude),
+  geolocation_longitude: optional(shaping.geolocation_longitude),
+  geolocation_accuracy: optional(shaping.geolocation_accuracy),
+  dark_mode: Bool(),
+  reduced_motion: Bool(),
+  media_type: optional(shaping.media_type),
+};
+
 const page = {
   url: field(pageFields.url, 'http(s) URL'),
   wait_for_selector: optional(pageFields.wait_for_selector),
   delay: optional(pageFields.delay, 'seconds to wait'),
   remove_selectors: optional(pageFields.remove_selectors, 'comma-separated CSS'),
+  ...shapingArgs,
 };
 
 export const CaptureTool = Type.Object(
@@ -72,6 +100,7 @@ export const ContentTool = Type.Object(
 export const AnalyzeTool = Type.Object(
   {
     url: page.url,
+    ...shapingArgs,
     custom_response: Type.Optional(
       Type.Record(Type.String({ maxLength: CUSTOM_LIMITS.nameChars }), Type.String(), {
         maxProperties: CUSTOM_LIMITS.fields,

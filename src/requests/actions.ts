@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
-import type { NamedAction, PageAction } from '../browser/page-actions.js';
+import type { NamedAction, PageAction, PageActions } from '../browser/page-actions.js';
 import { invalidParam } from '../errors.js';
 import { Flag, flag } from './common-fields.js';
 import { jsonText, parseJsonText } from './json-text.js';
@@ -120,10 +120,10 @@ function step(index: number, raw: Static<typeof StepList>[number]): PageAction {
 
 /**
  * The steps to run on the loaded page, in order: `scripts`, then `click`, `hover` and
- * `scroll_into_view`, then `actions`. Malformed steps, an unknown type and waits adding up to
+ * `scroll_into_view`, then `actions`; null when there are none. Malformed steps, an unknown type and waits adding up to
  * more than the bound are 400s naming the step.
  */
-export function actionsOf(input: ActionInput): { steps: NamedAction[]; ignoreMissingSelectors: boolean } {
+export function actionsOf(input: ActionInput): PageActions | null {
   const steps: NamedAction[] = [];
   if (input.scripts !== undefined) {
     steps.push({
@@ -161,5 +161,6 @@ export function actionsOf(input: ActionInput): { steps: NamedAction[]; ignoreMis
     }
     steps.push({ name: `actions[${index}]`, action, scriptFailure: 'fail' });
   });
+  if (steps.length === 0) return null;
   return { steps, ignoreMissingSelectors: flag(input.ignore_missing_selectors) };
 }

@@ -4,6 +4,7 @@ import { ANALYSIS_FIELDS, CUSTOM_LIMITS } from '../engines/analyze/params.js';
 import { invalidParam } from '../errors.js';
 import { asyncFields } from './common-fields.js';
 import { cacheOf, pageFields, proxyOf } from './page.js';
+import { requestShapingFields, requestShapingOf } from './request-shaping.js';
 
 /** The analyze parameters both /v1/analyze and the legacy /analyze take (spec, GET /v1/analyze). */
 export const analyzeFields = {
@@ -22,6 +23,7 @@ export const analyzeFields = {
   proxy: pageFields.proxy,
   cache: pageFields.cache,
   cache_ttl: pageFields.cache_ttl,
+  ...requestShapingFields,
   ...asyncFields,
 };
 
@@ -95,6 +97,7 @@ export function analyzeRequest(input: AnalyzeInput): CallSpec<'analyze'> {
       proxy: proxyOf(input.proxy),
       customFields: customFieldsOf(input.custom_response),
       customPrompt: prompt === '' ? null : prompt,
+      shaping: requestShapingOf(input, input.url.trim()),
     },
     cache: cacheOf(input),
   };

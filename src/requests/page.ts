@@ -10,6 +10,7 @@ import { invalidParam } from '../errors.js';
 import { parseUpstreamProxy, type UpstreamProxy } from '../net/upstream-proxy.js';
 import { type ActionInput, actionFields, actionsOf } from './actions.js';
 import { Flag, flag } from './common-fields.js';
+import { requestShapingFields, requestShapingOf } from './request-shaping.js';
 
 /** The page parameters every engine that renders takes (spec, GET /v1/capture and GET /v1/content), and their parsing. */
 export const pageFields = {
@@ -29,6 +30,7 @@ export const pageFields = {
   proxy: Type.Optional(Type.String({ maxLength: 2048, description: 'http, https or socks5 proxy URL' })),
   cache: Type.Optional(Flag),
   cache_ttl: Type.Optional(Type.Integer({ minimum: 3600, maximum: 2_592_000, description: 'seconds' })),
+  ...requestShapingFields,
   ...actionFields,
 };
 
@@ -108,15 +110,15 @@ type CommonPageParams = Pick<
   | 'waitUntil'
   | 'waitForSelector'
   | 'proxy'
+  | 'shaping'
   | 'actions'
-  | 'ignoreMissingSelectors'
 >;
 
 /** The engine's page parameters from the fields of `pageFields` (wait_until one event or several). */
 export function pageParamsOf(
   input: Static<TObject<typeof pageFields>> & ActionInput & { readonly wait_until?: WaitUntilInput },
 ): CommonPageParams {
-  const { steps, ignoreMissingSelectors } = actionsOf(input);
+  const actions = actionsOf(input);
   return {
     url: input.url.trim(),
     removeSelectors: list(input.remove_selectors),
@@ -127,7 +129,7 @@ export function pageParamsOf(
     waitUntil: waitEvents(input.wait_until),
     waitForSelector: input.wait_for_selector ?? null,
     proxy: proxyOf(input.proxy),
-    actions: steps,
-    ignoreMissingSelectors,
+    shaping: requestShapingOf(input, input.url.trim()),
+    ...(actions === null ? {} : { actions }),
   };
 }

@@ -312,6 +312,25 @@ export class WebcapLegacy {
 }
 
 /**
+ * A query string as the API reads it: a list of plain values repeated (`wait_until=a&wait_until=b`),
+ * an object or a list of objects (`headers`, `cookies`) as its JSON text, anything else as text.
+ */
+function serializeQuery(query: Readonly<Record<string, unknown>>): string {
+  const pairs: string[] = [];
+  const add = (name: string, value: string) =>
+    pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    const plainList =
+      Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null);
+    if (plainList) for (const item of value) add(name, String(item));
+    else if (typeof value === 'object') add(name, JSON.stringify(value));
+    else add(name, String(value));
+  }
+  return pairs.join('&');
+}
+
+/**
  * A client of one webcap server. Every method throws a WebcapError for an error answer (or the
  * caller's abort reason); 500, 503 and network failures are tried again as `retries` says.
  */
@@ -343,6 +362,7 @@ export class Webcap {
     const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
     this.#api = createClient<paths>({
       baseUrl,
+      querySerializer: serializeQuery,
       fetch: retryingFetch(baseFetch, policy),
       headers: options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey },
     });

@@ -310,6 +310,40 @@ export interface paths {
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
+                    /** @description the browser’s User-Agent */
+                    user_agent?: string;
+                    /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                    headers?: {
+                        [key: string]: string;
+                    } | string;
+                    /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                    cookies?: {
+                        name: string;
+                        value: string;
+                        domain?: string;
+                        path?: string;
+                        secure?: boolean;
+                        httpOnly?: boolean;
+                        /** @enum {unknown} */
+                        sameSite?: "Strict" | "Lax" | "None";
+                        /** @description Unix seconds */
+                        expires?: number;
+                    }[] | string;
+                    /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                    authorization?: string;
+                    /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                    accept_language?: string;
+                    /** @description an IANA time zone, as Europe/Zurich */
+                    time_zone?: string;
+                    /** @description degrees */
+                    geolocation_latitude?: number;
+                    /** @description degrees */
+                    geolocation_longitude?: number;
+                    /** @description metres, default 0 */
+                    geolocation_accuracy?: number;
+                    dark_mode?: boolean | ("1" | "0");
+                    reduced_motion?: boolean | ("1" | "0");
+                    media_type?: "screen" | "print";
                     format?: "png" | "jpeg" | "jpg" | "webp" | "pdf";
                     device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
                     full_page?: boolean | ("1" | "0");
@@ -515,6 +549,40 @@ export interface paths {
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
+                    /** @description the browser’s User-Agent */
+                    user_agent?: string;
+                    /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                    headers?: {
+                        [key: string]: string;
+                    } | string;
+                    /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                    cookies?: {
+                        name: string;
+                        value: string;
+                        domain?: string;
+                        path?: string;
+                        secure?: boolean;
+                        httpOnly?: boolean;
+                        /** @enum {unknown} */
+                        sameSite?: "Strict" | "Lax" | "None";
+                        /** @description Unix seconds */
+                        expires?: number;
+                    }[] | string;
+                    /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                    authorization?: string;
+                    /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                    accept_language?: string;
+                    /** @description an IANA time zone, as Europe/Zurich */
+                    time_zone?: string;
+                    /** @description degrees */
+                    geolocation_latitude?: number;
+                    /** @description degrees */
+                    geolocation_longitude?: number;
+                    /** @description metres, default 0 */
+                    geolocation_accuracy?: number;
+                    dark_mode?: boolean | ("1" | "0");
+                    reduced_motion?: boolean | ("1" | "0");
+                    media_type?: "screen" | "print";
                     include_html?: boolean | ("1" | "0");
                     include_markdown?: boolean | ("1" | "0");
                     use_defuddle?: boolean | ("1" | "0");
@@ -709,6 +777,40 @@ export interface paths {
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
+                    /** @description the browser’s User-Agent */
+                    user_agent?: string;
+                    /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                    headers?: {
+                        [key: string]: string;
+                    } | string;
+                    /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                    cookies?: {
+                        name: string;
+                        value: string;
+                        domain?: string;
+                        path?: string;
+                        secure?: boolean;
+                        httpOnly?: boolean;
+                        /** @enum {unknown} */
+                        sameSite?: "Strict" | "Lax" | "None";
+                        /** @description Unix seconds */
+                        expires?: number;
+                    }[] | string;
+                    /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                    authorization?: string;
+                    /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                    accept_language?: string;
+                    /** @description an IANA time zone, as Europe/Zurich */
+                    time_zone?: string;
+                    /** @description degrees */
+                    geolocation_latitude?: number;
+                    /** @description degrees */
+                    geolocation_longitude?: number;
+                    /** @description metres, default 0 */
+                    geolocation_accuracy?: number;
+                    dark_mode?: boolean | ("1" | "0");
+                    reduced_motion?: boolean | ("1" | "0");
+                    media_type?: "screen" | "print";
                     is_async?: boolean | ("1" | "0");
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
@@ -872,6 +974,41 @@ export interface paths {
                         cache?: boolean | ("1" | "0");
                         /** @description seconds */
                         cache_ttl?: number;
+                        /** @description the browser’s User-Agent */
+                        user_agent?: string;
+                        /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                        headers?: {
+                            [key: string]: string;
+                        } | string;
+                        /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                        cookies?: {
+                            name: string;
+                            value: string;
+                            domain?: string;
+                            path?: string;
+                            secure?: boolean;
+                            httpOnly?: boolean;
+                            /** @enum {unknown} */
+                            sameSite?: "Strict" | "Lax" | "None";
+                            /** @description Unix seconds */
+                            expires?: number;
+                        }[] | string;
+                        /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                        authorization?: string;
+                        /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                        accept_language?: string;
+                        /** @description an IANA time zone, as Europe/Zurich */
+                        time_zone?: string;
+                        /** @description degrees */
+                        geolocation_latitude?: number;
+                        /** @description degrees */
+                        geolocation_longitude?: number;
+                        /** @description metres, default 0 */
+                        geolocation_accuracy?: number;
+                        dark_mode?: boolean | ("1" | "0");
+                        reduced_motion?: boolean | ("1" | "0");
+                        /** @enum {unknown} */
+                        media_type?: "screen" | "print";
                         is_async?: boolean | ("1" | "0");
                         /** @description http(s) URL that receives the signed job record */
                         webhook_url?: string;
@@ -1545,6 +1682,40 @@ export interface paths {
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
+                    /** @description the browser’s User-Agent */
+                    user_agent?: string;
+                    /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                    headers?: {
+                        [key: string]: string;
+                    } | string;
+                    /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                    cookies?: {
+                        name: string;
+                        value: string;
+                        domain?: string;
+                        path?: string;
+                        secure?: boolean;
+                        httpOnly?: boolean;
+                        /** @enum {unknown} */
+                        sameSite?: "Strict" | "Lax" | "None";
+                        /** @description Unix seconds */
+                        expires?: number;
+                    }[] | string;
+                    /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                    authorization?: string;
+                    /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                    accept_language?: string;
+                    /** @description an IANA time zone, as Europe/Zurich */
+                    time_zone?: string;
+                    /** @description degrees */
+                    geolocation_latitude?: number;
+                    /** @description degrees */
+                    geolocation_longitude?: number;
+                    /** @description metres, default 0 */
+                    geolocation_accuracy?: number;
+                    dark_mode?: boolean | ("1" | "0");
+                    reduced_motion?: boolean | ("1" | "0");
+                    media_type?: "screen" | "print";
                     format?: "png" | "jpeg" | "jpg" | "webp" | "pdf";
                     device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
                     full_page?: boolean | ("1" | "0");
@@ -1743,6 +1914,41 @@ export interface paths {
                         cache?: boolean | ("1" | "0");
                         /** @description seconds */
                         cache_ttl?: number;
+                        /** @description the browser’s User-Agent */
+                        user_agent?: string;
+                        /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                        headers?: {
+                            [key: string]: string;
+                        } | string;
+                        /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                        cookies?: {
+                            name: string;
+                            value: string;
+                            domain?: string;
+                            path?: string;
+                            secure?: boolean;
+                            httpOnly?: boolean;
+                            /** @enum {unknown} */
+                            sameSite?: "Strict" | "Lax" | "None";
+                            /** @description Unix seconds */
+                            expires?: number;
+                        }[] | string;
+                        /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                        authorization?: string;
+                        /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                        accept_language?: string;
+                        /** @description an IANA time zone, as Europe/Zurich */
+                        time_zone?: string;
+                        /** @description degrees */
+                        geolocation_latitude?: number;
+                        /** @description degrees */
+                        geolocation_longitude?: number;
+                        /** @description metres, default 0 */
+                        geolocation_accuracy?: number;
+                        dark_mode?: boolean | ("1" | "0");
+                        reduced_motion?: boolean | ("1" | "0");
+                        /** @enum {unknown} */
+                        media_type?: "screen" | "print";
                         /**
                          * @default png
                          * @enum {unknown}
@@ -1966,6 +2172,40 @@ export interface paths {
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
+                    /** @description the browser’s User-Agent */
+                    user_agent?: string;
+                    /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                    headers?: {
+                        [key: string]: string;
+                    } | string;
+                    /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                    cookies?: {
+                        name: string;
+                        value: string;
+                        domain?: string;
+                        path?: string;
+                        secure?: boolean;
+                        httpOnly?: boolean;
+                        /** @enum {unknown} */
+                        sameSite?: "Strict" | "Lax" | "None";
+                        /** @description Unix seconds */
+                        expires?: number;
+                    }[] | string;
+                    /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                    authorization?: string;
+                    /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                    accept_language?: string;
+                    /** @description an IANA time zone, as Europe/Zurich */
+                    time_zone?: string;
+                    /** @description degrees */
+                    geolocation_latitude?: number;
+                    /** @description degrees */
+                    geolocation_longitude?: number;
+                    /** @description metres, default 0 */
+                    geolocation_accuracy?: number;
+                    dark_mode?: boolean | ("1" | "0");
+                    reduced_motion?: boolean | ("1" | "0");
+                    media_type?: "screen" | "print";
                     include_html?: boolean | ("1" | "0");
                     include_markdown?: boolean | ("1" | "0");
                     use_defuddle?: boolean | ("1" | "0");
@@ -2165,6 +2405,41 @@ export interface paths {
                         cache?: boolean | ("1" | "0");
                         /** @description seconds */
                         cache_ttl?: number;
+                        /** @description the browser’s User-Agent */
+                        user_agent?: string;
+                        /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                        headers?: {
+                            [key: string]: string;
+                        } | string;
+                        /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                        cookies?: {
+                            name: string;
+                            value: string;
+                            domain?: string;
+                            path?: string;
+                            secure?: boolean;
+                            httpOnly?: boolean;
+                            /** @enum {unknown} */
+                            sameSite?: "Strict" | "Lax" | "None";
+                            /** @description Unix seconds */
+                            expires?: number;
+                        }[] | string;
+                        /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                        authorization?: string;
+                        /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                        accept_language?: string;
+                        /** @description an IANA time zone, as Europe/Zurich */
+                        time_zone?: string;
+                        /** @description degrees */
+                        geolocation_latitude?: number;
+                        /** @description degrees */
+                        geolocation_longitude?: number;
+                        /** @description metres, default 0 */
+                        geolocation_accuracy?: number;
+                        dark_mode?: boolean | ("1" | "0");
+                        reduced_motion?: boolean | ("1" | "0");
+                        /** @enum {unknown} */
+                        media_type?: "screen" | "print";
                         include_html?: boolean | ("1" | "0");
                         include_markdown?: boolean | ("1" | "0");
                         use_defuddle?: boolean | ("1" | "0");
@@ -2374,6 +2649,40 @@ export interface paths {
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
+                    /** @description the browser’s User-Agent */
+                    user_agent?: string;
+                    /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                    headers?: {
+                        [key: string]: string;
+                    } | string;
+                    /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                    cookies?: {
+                        name: string;
+                        value: string;
+                        domain?: string;
+                        path?: string;
+                        secure?: boolean;
+                        httpOnly?: boolean;
+                        /** @enum {unknown} */
+                        sameSite?: "Strict" | "Lax" | "None";
+                        /** @description Unix seconds */
+                        expires?: number;
+                    }[] | string;
+                    /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                    authorization?: string;
+                    /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                    accept_language?: string;
+                    /** @description an IANA time zone, as Europe/Zurich */
+                    time_zone?: string;
+                    /** @description degrees */
+                    geolocation_latitude?: number;
+                    /** @description degrees */
+                    geolocation_longitude?: number;
+                    /** @description metres, default 0 */
+                    geolocation_accuracy?: number;
+                    dark_mode?: boolean | ("1" | "0");
+                    reduced_motion?: boolean | ("1" | "0");
+                    media_type?: "screen" | "print";
                     is_async?: boolean | ("1" | "0");
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
@@ -2537,6 +2846,41 @@ export interface paths {
                         cache?: boolean | ("1" | "0");
                         /** @description seconds */
                         cache_ttl?: number;
+                        /** @description the browser’s User-Agent */
+                        user_agent?: string;
+                        /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                        headers?: {
+                            [key: string]: string;
+                        } | string;
+                        /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                        cookies?: {
+                            name: string;
+                            value: string;
+                            domain?: string;
+                            path?: string;
+                            secure?: boolean;
+                            httpOnly?: boolean;
+                            /** @enum {unknown} */
+                            sameSite?: "Strict" | "Lax" | "None";
+                            /** @description Unix seconds */
+                            expires?: number;
+                        }[] | string;
+                        /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                        authorization?: string;
+                        /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                        accept_language?: string;
+                        /** @description an IANA time zone, as Europe/Zurich */
+                        time_zone?: string;
+                        /** @description degrees */
+                        geolocation_latitude?: number;
+                        /** @description degrees */
+                        geolocation_longitude?: number;
+                        /** @description metres, default 0 */
+                        geolocation_accuracy?: number;
+                        dark_mode?: boolean | ("1" | "0");
+                        reduced_motion?: boolean | ("1" | "0");
+                        /** @enum {unknown} */
+                        media_type?: "screen" | "print";
                         is_async?: boolean | ("1" | "0");
                         /** @description http(s) URL that receives the signed job record */
                         webhook_url?: string;

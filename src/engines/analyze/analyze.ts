@@ -17,11 +17,12 @@ const NO_MARK = 'data-webcap-unused';
 
 /**
  * A page's analysis (spec, Analysis result): the page pipeline renders it once with the defaults
- * (1280 × 1024, wait for `load`), an extractor process reads it (digest, contact signals and, for
- * a model, the main content as Markdown), then the configured analyzer answers the fixed and
- * custom fields. Contact signals come from the page alone, whichever analyzer runs. A page that
- * never finished loading is analyzed as it was, with a warning. Throws what the pipeline throws
- * (blocked, unreachable, timeout) and what the analyzer throws.
+ * (1280 × 1024, wait for `load`) and the caller's request shaping, an extractor process reads it
+ * (digest, contact signals and, for a model, the main content as Markdown), then the configured
+ * analyzer answers the fixed and custom fields. Contact signals come from the page alone,
+ * whichever analyzer runs. A page that never finished loading is analyzed as it was, with a
+ * warning. Throws what the pipeline throws (blocked, unreachable, timeout) and what the analyzer
+ * throws.
  */
 export async function analyze(
   deps: AnalyzeDeps,
@@ -47,6 +48,7 @@ export async function analyze(
       waitForSelector: null,
       scrollDurationMs: null,
       removal: 'remove',
+      shaping: params.shaping,
     },
     async ({ page, finalUrl, warnings }) => ({
       ...(await serializePage(page, null, deps.maxHtmlChars, NO_MARK)),

@@ -1,5 +1,6 @@
 /** The analyze engine's typed input and its result: what the HTTP edge produces after validation, and the `data` it answers. */
 import { type Static, Type } from 'typebox';
+import type { RequestShaping } from '../../browser/request-shaping.js';
 import type { UpstreamProxy } from '../../net/upstream-proxy.js';
 import type { AnalysisFields } from './extractive.js';
 
@@ -37,6 +38,8 @@ export interface AnalyzeParams {
   readonly customFields: Readonly<Record<string, string>>;
   /** The caller's extra instructions to a model analyzer; null when none. */
   readonly customPrompt: string | null;
+  /** User agent, headers, cookies and the rest; absent when the caller shaped nothing. */
+  readonly shaping?: RequestShaping;
 }
 
 /** The spec's Analysis result: the fixed fields, the contact signals, and one string per custom field. */
