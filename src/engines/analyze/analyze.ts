@@ -47,6 +47,8 @@ export async function analyze(
       waitForSelector: null,
       scrollDurationMs: null,
       removal: 'remove',
+      styles: null,
+      hideSelectors: [],
     },
     async ({ page, finalUrl, warnings }) => ({
       ...(await serializePage(page, null, deps.maxHtmlChars, NO_MARK)),
