@@ -414,7 +414,7 @@ describe('capture options: PDF, image and page styles', () => {
       );
       await refused(
         { url: url('/document'), format: 'pdf', pdf_paper_format: 'a6', pdf_margin: '3in' },
-        /pdf_margin leaves no room for the content on the paper/,
+        /pdf_margin_top, pdf_margin_right, pdf_margin_bottom, pdf_margin_left leave no room for the content on the paper/,
       );
       await refused(
         { url: url('/far'), clip_x: '3000', clip_y: '0', clip_width: '10', clip_height: '10' },

@@ -46,7 +46,10 @@ function printError(error: unknown, options: PdfOptions): unknown {
     return invalidParam('pdf_page_ranges', 'asks for pages beyond the last page of the document');
   }
   if (message.includes('content area is empty')) {
-    return invalidParam('pdf_margin', 'leaves no room for the content on the paper');
+    const sides = Object.entries(options.margins)
+      .filter(([, length]) => lengthPx(length) > 0)
+      .map(([side]) => `pdf_margin_${side}`);
+    return invalidParam(sides.join(', ') || 'pdf_margin', 'leave no room for the content on the paper');
   }
   // A template's subresource fails the print (the edge refuses those; this is the net below it).
   if (message.includes('Printing failed') && (options.headerTemplate ?? options.footerTemplate) !== null) {
