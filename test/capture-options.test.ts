@@ -224,6 +224,52 @@ describe('capture options: PDF, image and page styles', () => {
     });
   });
 
+  describe('happy: jobs and request bodies', () => {
+    it('an async capture prints with its PDF options, as the synchronous one does', async () => {
+      const accepted = await capture({
+        url: url('/document'),
+        format: 'pdf',
+        pdf_paper_format: 'a5',
+        pdf_page_ranges: '2',
+        is_async: 'true',
+      });
+      expect(accepted.statusCode, accepted.body).toBe(202);
+      const id = accepted.json().job_id as string;
+      const deadline = Date.now() + HANG_MS;
+      let record = { status: 'queued', result: null as { screenshot_url: string } | null };
+      while (record.status !== 'completed' && record.status !== 'failed' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        record = (await t.runtime.app.inject({ url: `/jobs/${id}`, headers: { 'x-api-key': key } })).json();
+      }
+      expect(record.status).toBe('completed');
+      const link = new URL(record.result?.screenshot_url ?? '');
+      const file = await t.runtime.app.inject({ url: link.pathname + link.search });
+      const sizes = await pageSizes(file.rawPayload);
+      // One page (the second), A5: Chromium's 5.83 x 8.27 in.
+      expect(sizes.map(([w, h]) => [Math.round(w), Math.round(h)])).toEqual([[420, 596]]);
+    });
+
+    it('the legacy endpoint takes the options in a JSON body, with JSON booleans and numbers', async () => {
+      const res = await t.runtime.app.inject({
+        method: 'POST',
+        url: '/capture',
+        payload: {
+          url: url('/far'),
+          access_key: key,
+          omit_background: true,
+          clip_x: 1450,
+          clip_y: 1950,
+          clip_width: 300,
+          clip_height: 200,
+          styles: '#far { background: rgb(0, 0, 255) !important; }',
+        },
+      });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      expect(await rgba(res.rawPayload, 100, 100)).toEqual([0, 0, 255, 255]);
+      expect((await sharp(res.rawPayload).metadata()).width).toBe(300);
+    });
+  });
+
   describe('happy: images', () => {
     it('format=avif: an AVIF image sharp decodes, at the viewport size, with its content type', async () => {
       const res = await capture({ url: url('/bands'), format: 'avif', image_quality: '60' });
