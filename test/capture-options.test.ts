@@ -47,6 +47,7 @@ function pages(req: http.IncomingMessage, res: http.ServerResponse): void {
     '/document': DOCUMENT,
     '/far': FAR,
     '/strict': STRICT,
+    '/tall': '<!doctype html><body style="margin: 0"><div style="height: 17000px"></div></body>',
   };
   const html = body[path];
   if (html === undefined) {
@@ -449,7 +450,7 @@ describe('capture options: PDF, image and page styles', () => {
       });
     });
 
-    it('pages beyond the document, or margins that leave no room, are a 400 after the render, unbilled', async () => {
+    it('pages beyond the document, margins that leave no room, a clip outside the page or an avif too large are a 400 after the render, unbilled', async () => {
       const used = async () =>
         (await t.runtime.app.inject({ url: '/v1/usage', headers: { 'x-api-key': key } })).json()
           .total_used as number;
@@ -465,6 +466,10 @@ describe('capture options: PDF, image and page styles', () => {
       await refused(
         { url: url('/far'), clip_x: '3000', clip_y: '0', clip_width: '10', clip_height: '10' },
         /clip_x, clip_y start outside the page, which is 3000x3000 CSS pixels/,
+      );
+      await refused(
+        { url: url('/tall'), format: 'avif', full_page: 'true' },
+        /format avif images are at most 16384 pixels a side and 33554432 pixels in all; this one is 1280x17000: use png, jpeg or webp/,
       );
       expect(await used()).toBe(before);
     });
