@@ -51,7 +51,7 @@ export const pdfFields = {
 type PdfInput = Static<TObject<typeof pdfFields>>;
 
 /*
- * Chromium loads nothing a header or footer template names (test/capture-pdf.test.ts counts 0
+ * Chromium loads nothing a header or footer template names (test/capture-options.test.ts counts 0
  * requests), and a stylesheet, @import or font it is asked for fails the whole print. So anything
  * that would fetch is refused here, with what hides it: CSS escapes (`\75rl(`) and character
  * references other than the five basic ones (`url&lpar;`). A template holds text, markup, styles
