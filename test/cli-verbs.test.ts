@@ -163,7 +163,11 @@ describe('webcap API verbs', () => {
       });
       expect(await webcap(['capture', pageUrl, '--format', 'gif', '-o', '/dev/null'])).toMatchObject({
         code: 2,
-        stderr: 'webcap: --format must be one of png, jpeg, jpg, webp, pdf\n',
+        stderr: 'webcap: --format must be one of png, jpeg, jpg, webp, avif, pdf\n',
+      });
+      expect(await webcap(['capture', pageUrl, '--pdf-scale', '3', '-o', '/dev/null'])).toMatchObject({
+        code: 2,
+        stderr: 'webcap: --pdf-scale must be <= 2\n',
       });
       expect(await webcap(['capture', pageUrl, '--viewport-width', 'wide', '-o', '/dev/null'])).toMatchObject(
         {

@@ -116,6 +116,12 @@ describe('MCP over Streamable HTTP', () => {
       const capture = tools[0]?.inputSchema as { required: string[]; properties: Record<string, unknown> };
       expect(capture.required).toEqual(['url']);
       expect(capture.properties.viewport_width).toEqual({ type: 'integer', minimum: 100, maximum: 3840 });
+      // The PDF and image options come from the request's own fields, bounds and enums kept.
+      expect(capture.properties.pdf_paper_format).toMatchObject({
+        enum: expect.arrayContaining(['a4', 'letter']),
+      });
+      expect(capture.properties.pdf_margin).toMatchObject({ maxLength: 12, pattern: expect.any(String) });
+      expect(capture.properties.format).toMatchObject({ enum: expect.arrayContaining(['avif']) });
     });
 
     it('capture: the hosted link, a downscaled JPEG preview, one unit billed and one request-log row', async () => {
@@ -173,6 +179,28 @@ describe('MCP over Streamable HTTP', () => {
       expect(result.isError).toBeFalsy();
       expect(textOf(result)).toMatch(/screenshot_url: \S+\.pdf/);
       expect(imagesOf(result)).toEqual([]);
+    });
+
+    it('capture with the PDF and image options: an A4 landscape PDF, a transparent AVIF', async () => {
+      const client = await connect({ authorization: `Bearer ${key}` });
+      const pdf = await call(client, 'capture', {
+        url: page('/small'),
+        format: 'pdf',
+        pdf_paper_format: 'a4',
+        pdf_landscape: true,
+        pdf_margin: '1cm',
+      });
+      expect(pdf.isError).toBeFalsy();
+      expect(textOf(pdf)).toMatch(/screenshot_url: \S+\.pdf/);
+      const avif = await call(client, 'capture', {
+        url: page('/small'),
+        format: 'avif',
+        omit_background: true,
+      });
+      expect(textOf(avif)).toMatch(/screenshot_url: \S+\.avif/);
+      const refused = await call(client, 'capture', { url: page('/small'), pdf_landscape: true });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('pdf_landscape needs format=pdf');
     });
 
     it('content: Markdown cut at max_chars with a note, the next part read with offset, one unit per call', async () => {

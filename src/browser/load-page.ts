@@ -7,6 +7,7 @@ import type { CookieBannerRemover } from './cookie-banners.js';
 import { applyDevice } from './devices.js';
 import type { PageParams } from './page-params.js';
 import { blockRequests, scrollThrough } from './page-setup.js';
+import { applyPageStyles } from './page-styles.js';
 import type { BrowserPool, Lease } from './pool.js';
 import { shapeRequests } from './request-shaping.js';
 import { checkSelectors, hideSelectors, type NamedSelector, waitForCss } from './selectors.js';
@@ -153,6 +154,9 @@ function namedSelectors(params: PageParams): NamedSelector[] {
   if (params.removeSelectors.length > 0) {
     named.push({ param: 'remove_selectors', selector: params.removeSelectors.join(',') });
   }
+  if (params.hideSelectors.length > 0) {
+    named.push({ param: 'hide_selectors', selector: params.hideSelectors.join(',') });
+  }
   return named;
 }
 
@@ -184,6 +188,7 @@ export async function withLoadedPage<T>(
       await waitForCss(page, params.waitForSelector, 'wait_for_selector', deps.navigationTimeoutMs);
     }
     if (banners !== null) await banners.settled(COOKIE_BANNER_WAIT_MS);
+    await applyPageStyles(page, params.styles, params.hideSelectors);
     if (params.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, params.delayMs));
     if (params.scrollDurationMs !== null) {
       await scrollThrough(page, params.scrollDurationMs, deps.maxFullPageHeightPx);

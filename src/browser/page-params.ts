@@ -52,6 +52,10 @@ export interface PageParams {
    * out of it (its HTML, text and links).
    */
   readonly removal: 'hide' | 'remove';
+  /** The caller's CSS, adopted by the document after the waits (page-styles.ts); null for none. */
+  readonly styles: string | null;
+  /** Made invisible (`visibility: hidden`), their layout kept, after the waits. */
+  readonly hideSelectors: readonly string[];
   /** A caller's proxy, chained behind the egress proxy. */
   readonly proxy: UpstreamProxy | null;
   /**

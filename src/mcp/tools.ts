@@ -5,6 +5,7 @@ import { invalidParam } from '../errors.js';
 import { analyzeFields } from '../requests/analyze.js';
 import { captureFields } from '../requests/capture.js';
 import { pageFields } from '../requests/page.js';
+import { pdfFields } from '../requests/pdf.js';
 import {
   HeadersSchema,
   SHAPING_LIMITS,
@@ -73,12 +74,19 @@ const page = {
 export const CaptureTool = Type.Object(
   {
     ...page,
-    format: Type.Optional(Type.Enum(['png', 'jpeg', 'webp', 'pdf'])),
+    format: Type.Optional(Type.Enum(['png', 'jpeg', 'webp', 'avif', 'pdf'])),
     full_page: Bool(),
     device: optional(captureFields.device),
     viewport_width: optional(captureFields.viewport_width),
     viewport_height: optional(captureFields.viewport_height),
     selector: optional(captureFields.selector, 'capture one element'),
+    omit_background: Bool('transparent background'),
+    styles: optional(pageFields.styles, 'CSS to apply'),
+    hide_selectors: optional(pageFields.hide_selectors, 'comma-separated CSS, layout kept'),
+    pdf_paper_format: optional(pdfFields.pdf_paper_format),
+    pdf_landscape: Bool(),
+    pdf_margin: optional(pdfFields.pdf_margin, 'e.g. 1cm'),
+    pdf_fit_one_page: Bool(),
     remove_ads: Bool(),
     cache: Bool(),
     async,

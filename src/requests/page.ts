@@ -27,6 +27,15 @@ export const pageFields = {
   delay: Type.Optional(Type.Number({ minimum: 0, maximum: 10, description: 'seconds' })),
   wait_for_selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
   proxy: Type.Optional(Type.String({ maxLength: 2048, description: 'http, https or socks5 proxy URL' })),
+  styles: Type.Optional(
+    Type.String({ maxLength: 100_000, description: 'CSS applied to the page after it loads' }),
+  ),
+  hide_selectors: Type.Optional(
+    Type.String({
+      maxLength: 4000,
+      description: 'comma-separated CSS selectors made invisible, their layout kept',
+    }),
+  ),
   cache: Type.Optional(Flag),
   cache_ttl: Type.Optional(Type.Integer({ minimum: 3600, maximum: 2_592_000, description: 'seconds' })),
   ...requestShapingFields,
@@ -108,6 +117,8 @@ type CommonPageParams = Pick<
   | 'waitUntil'
   | 'waitForSelector'
   | 'proxy'
+  | 'styles'
+  | 'hideSelectors'
   | 'shaping'
 >;
 
@@ -125,6 +136,8 @@ export function pageParamsOf(
     waitUntil: waitEvents(input.wait_until),
     waitForSelector: input.wait_for_selector ?? null,
     proxy: proxyOf(input.proxy),
+    styles: input.styles === undefined || input.styles.trim() === '' ? null : input.styles,
+    hideSelectors: list(input.hide_selectors),
     shaping: requestShapingOf(input, input.url.trim()),
   };
 }

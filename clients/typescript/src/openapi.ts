@@ -307,6 +307,10 @@ export interface paths {
                     wait_for_selector?: string;
                     /** @description http, https or socks5 proxy URL */
                     proxy?: string;
+                    /** @description CSS applied to the page after it loads */
+                    styles?: string;
+                    /** @description comma-separated CSS selectors made invisible, their layout kept */
+                    hide_selectors?: string;
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
@@ -344,7 +348,7 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
-                    format?: "png" | "jpeg" | "jpg" | "webp" | "pdf";
+                    format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf";
                     device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
                     full_page?: boolean | ("1" | "0");
                     /** @description milliseconds, default 400 */
@@ -360,6 +364,38 @@ export interface paths {
                     /** @description device scale factor, default 1 */
                     scale_factor?: number;
                     selector?: string;
+                    omit_background?: boolean | ("1" | "0");
+                    /** @description CSS pixels from the left of the document */
+                    clip_x?: number;
+                    /** @description CSS pixels from the top of the document */
+                    clip_y?: number;
+                    /** @description CSS pixels */
+                    clip_width?: number;
+                    /** @description CSS pixels */
+                    clip_height?: number;
+                    /** @description default: the page's CSS @page size, else letter */
+                    pdf_paper_format?: "letter" | "legal" | "tabloid" | "ledger" | "a0" | "a1" | "a2" | "a3" | "a4" | "a5" | "a6";
+                    pdf_landscape?: boolean | ("1" | "0");
+                    pdf_print_background?: boolean | ("1" | "0");
+                    /** @description every side, default 0: a length with px (the default), in, cm or mm */
+                    pdf_margin?: string;
+                    /** @description top, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_top?: string;
+                    /** @description right, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_right?: string;
+                    /** @description bottom, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_bottom?: string;
+                    /** @description left, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_left?: string;
+                    /** @description default 1 */
+                    pdf_scale?: number;
+                    /** @description pages to keep, such as 1-3,5; default all */
+                    pdf_page_ranges?: string;
+                    pdf_fit_one_page?: boolean | ("1" | "0");
+                    /** @description HTML printed at the top of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                    pdf_header?: string;
+                    /** @description HTML printed at the bottom of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                    pdf_footer?: string;
                     s3_url?: boolean | ("1" | "0");
                     s3_access_key_id?: string;
                     s3_secret_key?: string;
@@ -391,6 +427,7 @@ export interface paths {
                         "image/png": string;
                         "image/jpeg": string;
                         "image/webp": string;
+                        "image/avif": string;
                         "application/pdf": string;
                         "application/json": {
                             /** @enum {boolean} */
@@ -546,6 +583,10 @@ export interface paths {
                     wait_for_selector?: string;
                     /** @description http, https or socks5 proxy URL */
                     proxy?: string;
+                    /** @description CSS applied to the page after it loads */
+                    styles?: string;
+                    /** @description comma-separated CSS selectors made invisible, their layout kept */
+                    hide_selectors?: string;
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
@@ -1679,6 +1720,10 @@ export interface paths {
                     wait_for_selector?: string;
                     /** @description http, https or socks5 proxy URL */
                     proxy?: string;
+                    /** @description CSS applied to the page after it loads */
+                    styles?: string;
+                    /** @description comma-separated CSS selectors made invisible, their layout kept */
+                    hide_selectors?: string;
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
@@ -1716,7 +1761,7 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
-                    format?: "png" | "jpeg" | "jpg" | "webp" | "pdf";
+                    format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf";
                     device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
                     full_page?: boolean | ("1" | "0");
                     /** @description milliseconds, default 400 */
@@ -1732,6 +1777,38 @@ export interface paths {
                     /** @description device scale factor, default 1 */
                     scale_factor?: number;
                     selector?: string;
+                    omit_background?: boolean | ("1" | "0");
+                    /** @description CSS pixels from the left of the document */
+                    clip_x?: number;
+                    /** @description CSS pixels from the top of the document */
+                    clip_y?: number;
+                    /** @description CSS pixels */
+                    clip_width?: number;
+                    /** @description CSS pixels */
+                    clip_height?: number;
+                    /** @description default: the page's CSS @page size, else letter */
+                    pdf_paper_format?: "letter" | "legal" | "tabloid" | "ledger" | "a0" | "a1" | "a2" | "a3" | "a4" | "a5" | "a6";
+                    pdf_landscape?: boolean | ("1" | "0");
+                    pdf_print_background?: boolean | ("1" | "0");
+                    /** @description every side, default 0: a length with px (the default), in, cm or mm */
+                    pdf_margin?: string;
+                    /** @description top, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_top?: string;
+                    /** @description right, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_right?: string;
+                    /** @description bottom, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_bottom?: string;
+                    /** @description left, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_left?: string;
+                    /** @description default 1 */
+                    pdf_scale?: number;
+                    /** @description pages to keep, such as 1-3,5; default all */
+                    pdf_page_ranges?: string;
+                    pdf_fit_one_page?: boolean | ("1" | "0");
+                    /** @description HTML printed at the top of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                    pdf_header?: string;
+                    /** @description HTML printed at the bottom of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                    pdf_footer?: string;
                     s3_url?: boolean | ("1" | "0");
                     s3_access_key_id?: string;
                     s3_secret_key?: string;
@@ -1763,6 +1840,7 @@ export interface paths {
                         "image/png": string;
                         "image/jpeg": string;
                         "image/webp": string;
+                        "image/avif": string;
                         "application/pdf": string;
                         "application/json": {
                             /** @enum {boolean} */
@@ -1911,6 +1989,10 @@ export interface paths {
                         wait_for_selector?: string;
                         /** @description http, https or socks5 proxy URL */
                         proxy?: string;
+                        /** @description CSS applied to the page after it loads */
+                        styles?: string;
+                        /** @description comma-separated CSS selectors made invisible, their layout kept */
+                        hide_selectors?: string;
                         cache?: boolean | ("1" | "0");
                         /** @description seconds */
                         cache_ttl?: number;
@@ -1953,7 +2035,7 @@ export interface paths {
                          * @default png
                          * @enum {unknown}
                          */
-                        format?: "png" | "jpeg" | "jpg" | "webp" | "pdf";
+                        format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf";
                         /** @enum {unknown} */
                         device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
                         full_page?: boolean | ("1" | "0");
@@ -1970,6 +2052,41 @@ export interface paths {
                         /** @description device scale factor, default 1 */
                         scale_factor?: number;
                         selector?: string;
+                        omit_background?: boolean | ("1" | "0");
+                        /** @description CSS pixels from the left of the document */
+                        clip_x?: number;
+                        /** @description CSS pixels from the top of the document */
+                        clip_y?: number;
+                        /** @description CSS pixels */
+                        clip_width?: number;
+                        /** @description CSS pixels */
+                        clip_height?: number;
+                        /**
+                         * @description default: the page's CSS @page size, else letter
+                         * @enum {unknown}
+                         */
+                        pdf_paper_format?: "letter" | "legal" | "tabloid" | "ledger" | "a0" | "a1" | "a2" | "a3" | "a4" | "a5" | "a6";
+                        pdf_landscape?: boolean | ("1" | "0");
+                        pdf_print_background?: boolean | ("1" | "0");
+                        /** @description every side, default 0: a length with px (the default), in, cm or mm */
+                        pdf_margin?: string;
+                        /** @description top, over pdf_margin: a length with px (the default), in, cm or mm */
+                        pdf_margin_top?: string;
+                        /** @description right, over pdf_margin: a length with px (the default), in, cm or mm */
+                        pdf_margin_right?: string;
+                        /** @description bottom, over pdf_margin: a length with px (the default), in, cm or mm */
+                        pdf_margin_bottom?: string;
+                        /** @description left, over pdf_margin: a length with px (the default), in, cm or mm */
+                        pdf_margin_left?: string;
+                        /** @description default 1 */
+                        pdf_scale?: number;
+                        /** @description pages to keep, such as 1-3,5; default all */
+                        pdf_page_ranges?: string;
+                        pdf_fit_one_page?: boolean | ("1" | "0");
+                        /** @description HTML printed at the top of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                        pdf_header?: string;
+                        /** @description HTML printed at the bottom of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                        pdf_footer?: string;
                         s3_url?: boolean | ("1" | "0");
                         s3_access_key_id?: string;
                         s3_secret_key?: string;
@@ -2004,6 +2121,7 @@ export interface paths {
                         "image/png": string;
                         "image/jpeg": string;
                         "image/webp": string;
+                        "image/avif": string;
                         "application/pdf": string;
                         "application/json": {
                             /** @enum {boolean} */
@@ -2169,6 +2287,10 @@ export interface paths {
                     wait_for_selector?: string;
                     /** @description http, https or socks5 proxy URL */
                     proxy?: string;
+                    /** @description CSS applied to the page after it loads */
+                    styles?: string;
+                    /** @description comma-separated CSS selectors made invisible, their layout kept */
+                    hide_selectors?: string;
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
@@ -2402,6 +2524,10 @@ export interface paths {
                         wait_for_selector?: string;
                         /** @description http, https or socks5 proxy URL */
                         proxy?: string;
+                        /** @description CSS applied to the page after it loads */
+                        styles?: string;
+                        /** @description comma-separated CSS selectors made invisible, their layout kept */
+                        hide_selectors?: string;
                         cache?: boolean | ("1" | "0");
                         /** @description seconds */
                         cache_ttl?: number;

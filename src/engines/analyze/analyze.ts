@@ -49,6 +49,8 @@ export async function analyze(
       scrollDurationMs: null,
       removal: 'remove',
       shaping: params.shaping,
+      styles: null,
+      hideSelectors: [],
     },
     async ({ page, finalUrl, warnings }) => ({
       ...(await serializePage(page, null, deps.maxHtmlChars, NO_MARK)),
