@@ -12,6 +12,7 @@ import { cacheKey, getCached, putCached } from './result-cache.js';
 
 const PARAMS: CaptureParams = {
   url: 'https://example.com/',
+  document: null,
   format: 'png',
   device: null,
   fullPage: false,

@@ -9,10 +9,11 @@ import {
 import { invalidParam } from '../errors.js';
 import { parseUpstreamProxy, type UpstreamProxy } from '../net/upstream-proxy.js';
 import { Flag, flag } from './common-fields.js';
+import { pageSourceFields, pageSourceOf } from './page-source.js';
 
 /** The page parameters every engine that renders takes (spec, GET /v1/capture and GET /v1/content), and their parsing. */
 export const pageFields = {
-  url: Type.String({ minLength: 1, maxLength: 8192, description: 'URL of the page (http or https)' }),
+  ...pageSourceFields,
   remove_selectors: Type.Optional(
     Type.String({ maxLength: 4000, description: 'comma-separated CSS selectors' }),
   ),
@@ -98,6 +99,7 @@ export type WaitUntilInput = readonly string[] | string;
 type CommonPageParams = Pick<
   PageParams,
   | 'url'
+  | 'document'
   | 'removeSelectors'
   | 'removeAds'
   | 'blockResources'
@@ -113,7 +115,7 @@ export function pageParamsOf(
   input: Static<TObject<typeof pageFields>> & { readonly wait_until?: WaitUntilInput },
 ): CommonPageParams {
   return {
-    url: input.url.trim(),
+    ...pageSourceOf(input),
     removeSelectors: list(input.remove_selectors),
     removeAds: flag(input.remove_ads),
     blockResources: resourceTypes(input.block_resources),

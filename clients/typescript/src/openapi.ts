@@ -292,9 +292,15 @@ export interface paths {
         /** Screenshot or PDF of a page */
         get: {
             parameters: {
-                query: {
-                    /** @description URL of the page (http or https) */
-                    url: string;
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
                     /** @description comma-separated CSS selectors */
                     remove_selectors?: string;
                     remove_ads?: boolean | ("1" | "0");
@@ -480,7 +486,227 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /** Screenshot or PDF of a page */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
+                        /** @description comma-separated CSS selectors */
+                        remove_selectors?: string;
+                        remove_ads?: boolean | ("1" | "0");
+                        /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
+                        block_resources?: string;
+                        /** @description comma-separated domains or patterns */
+                        block_urls?: string;
+                        /** @description seconds */
+                        delay?: number;
+                        wait_for_selector?: string;
+                        /** @description http, https or socks5 proxy URL */
+                        proxy?: string;
+                        cache?: boolean | ("1" | "0");
+                        /** @description seconds */
+                        cache_ttl?: number;
+                        /**
+                         * @default png
+                         * @enum {unknown}
+                         */
+                        format?: "png" | "jpeg" | "jpg" | "webp" | "pdf";
+                        /** @enum {unknown} */
+                        device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
+                        full_page?: boolean | ("1" | "0");
+                        /** @description milliseconds, default 400 */
+                        full_page_scroll_duration?: number;
+                        /** @description pixels, default 1280 */
+                        viewport_width?: number;
+                        /** @description pixels, default 1024 */
+                        viewport_height?: number;
+                        /** @description alias of viewport_width */
+                        width?: number;
+                        /** @description alias of viewport_height */
+                        height?: number;
+                        /** @description device scale factor, default 1 */
+                        scale_factor?: number;
+                        selector?: string;
+                        s3_url?: boolean | ("1" | "0");
+                        s3_access_key_id?: string;
+                        s3_secret_key?: string;
+                        s3_bucket?: string;
+                        s3_object_key?: string;
+                        s3_region?: string;
+                        storage_endpoint?: string;
+                        /**
+                         * @default image
+                         * @enum {unknown}
+                         */
+                        response_type?: "image" | "json" | "base64";
+                        is_async?: boolean | ("1" | "0");
+                        /** @description http(s) URL that receives the signed job record */
+                        webhook_url?: string;
+                        full_page_scroll?: boolean | ("1" | "0");
+                        /** @description 1-100, default 80 */
+                        image_quality?: string;
+                        wait_until?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The image or PDF (response_type=image), or JSON (response_type=json|base64, s3_url=true) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/webp": string;
+                        "application/pdf": string;
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @description hosted, signed, expiring link to the file */
+                            screenshot_url: string;
+                            format: string;
+                            width: number;
+                            height: number;
+                            /** @description bytes */
+                            size: number;
+                            /** @description response_type=base64: the file, base64 */
+                            base64?: string;
+                            /** @description s3_url=true: the uploaded object's URL */
+                            s3_url?: string;
+                            /** @description present when the page was captured before it finished loading (also in x-webcap-warning) */
+                            warnings?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            job_id: string;
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description path of GET /jobs/{job_id} */
+                            status_url: string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Insufficient credits */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Method Not Allowed */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Internal Error: timeout | Internal Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -497,9 +723,15 @@ export interface paths {
         /** A page's metadata, links, HTML, Markdown and sitemap */
         get: {
             parameters: {
-                query: {
-                    /** @description URL of the page (http or https) */
-                    url: string;
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
                     /** @description comma-separated CSS selectors */
                     remove_selectors?: string;
                     remove_ads?: boolean | ("1" | "0");
@@ -680,7 +912,213 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /** A page's metadata, links, HTML, Markdown and sitemap */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
+                        /** @description comma-separated CSS selectors */
+                        remove_selectors?: string;
+                        remove_ads?: boolean | ("1" | "0");
+                        /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
+                        block_resources?: string;
+                        /** @description comma-separated domains or patterns */
+                        block_urls?: string;
+                        /** @description seconds */
+                        delay?: number;
+                        wait_for_selector?: string;
+                        /** @description http, https or socks5 proxy URL */
+                        proxy?: string;
+                        cache?: boolean | ("1" | "0");
+                        /** @description seconds */
+                        cache_ttl?: number;
+                        include_html?: boolean | ("1" | "0");
+                        include_markdown?: boolean | ("1" | "0");
+                        use_defuddle?: boolean | ("1" | "0");
+                        include_sitemap?: boolean | ("1" | "0");
+                        sitemap?: boolean | ("1" | "0");
+                        is_async?: boolean | ("1" | "0");
+                        /** @description http(s) URL that receives the signed job record */
+                        webhook_url?: string;
+                        wait_until?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description the page URL after redirects and script navigations */
+                                url: string;
+                                /** @description the main document's HTTP status; 0 when it had none */
+                                statusCode: number;
+                                metadata: {
+                                    title: string;
+                                    description: string;
+                                    favicon: string;
+                                    ogImage: string;
+                                    language: string;
+                                    canonicalUrl: string;
+                                    siteName: string;
+                                    author: string;
+                                    publishedTime: string;
+                                };
+                                links: {
+                                    internal: string[];
+                                    external: string[];
+                                    social: string[];
+                                };
+                                /** @description with include_html=true */
+                                html?: string;
+                                /** @description with include_markdown=true */
+                                markdown?: string;
+                                /** @description with include_sitemap=true (alias sitemap) */
+                                sitemap?: {
+                                    source: string;
+                                    totalLinks: number;
+                                    links: string[];
+                                };
+                                /** @description what was cut, skipped or fell back */
+                                warnings: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            job_id: string;
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description path of GET /jobs/{job_id} */
+                            status_url: string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Insufficient credits */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Method Not Allowed */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Internal Error: timeout | Internal Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -697,9 +1135,15 @@ export interface paths {
         /** An analysis of a page */
         get: {
             parameters: {
-                query: {
-                    /** @description URL of the page (http or https) */
-                    url: string;
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
                     /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
                     custom_response?: unknown;
                     /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
@@ -861,8 +1305,14 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description URL of the page (http or https) */
-                        url: string;
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
                         /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
                         custom_response?: unknown;
                         /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
@@ -875,7 +1325,6 @@ export interface paths {
                         is_async?: boolean | ("1" | "0");
                         /** @description http(s) URL that receives the signed job record */
                         webhook_url?: string;
-                        x_api_key?: string;
                     };
                 };
             };
@@ -1527,9 +1976,15 @@ export interface paths {
         /** Screenshot (earlier interface) */
         get: {
             parameters: {
-                query: {
-                    /** @description URL of the page (http or https) */
-                    url: string;
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
                     /** @description comma-separated CSS selectors */
                     remove_selectors?: string;
                     remove_ads?: boolean | ("1" | "0");
@@ -1726,8 +2181,14 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description URL of the page (http or https) */
-                        url: string;
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
                         /** @description comma-separated CSS selectors */
                         remove_selectors?: string;
                         remove_ads?: boolean | ("1" | "0");
@@ -1948,9 +2409,15 @@ export interface paths {
         /** A page's metadata, links, HTML and Markdown (earlier interface) */
         get: {
             parameters: {
-                query: {
-                    /** @description URL of the page (http or https) */
-                    url: string;
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
                     /** @description comma-separated CSS selectors */
                     remove_selectors?: string;
                     remove_ads?: boolean | ("1" | "0");
@@ -2148,8 +2615,14 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description URL of the page (http or https) */
-                        url: string;
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
                         /** @description comma-separated CSS selectors */
                         remove_selectors?: string;
                         remove_ads?: boolean | ("1" | "0");
@@ -2362,9 +2835,15 @@ export interface paths {
         /** An analysis of a page (earlier interface) */
         get: {
             parameters: {
-                query: {
-                    /** @description URL of the page (http or https) */
-                    url: string;
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
                     /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
                     custom_response?: unknown;
                     /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
@@ -2526,8 +3005,14 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description URL of the page (http or https) */
-                        url: string;
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
                         /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
                         custom_response?: unknown;
                         /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
