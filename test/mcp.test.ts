@@ -113,8 +113,10 @@ describe('MCP over Streamable HTTP', () => {
         'job_status',
       ]);
       expect(JSON.stringify(tools).length).toBeLessThan(7000);
-      const capture = tools[0]?.inputSchema as { required: string[]; properties: Record<string, unknown> };
-      expect(capture.required).toEqual(['url']);
+      const capture = tools[0]?.inputSchema as { required?: string[]; properties: Record<string, unknown> };
+      // url, html or markdown: the request checks that exactly one is given, as on the routes.
+      expect(capture.required).toBeUndefined();
+      expect(Object.keys(capture.properties).slice(0, 4)).toEqual(['url', 'html', 'markdown', 'base_url']);
       expect(capture.properties.viewport_width).toEqual({ type: 'integer', minimum: 100, maximum: 3840 });
     });
 

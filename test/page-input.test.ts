@@ -220,7 +220,7 @@ describe('html and markdown input', () => {
       [
         'none of them',
         {},
-        /^Bad Request: url, html or markdown is required \(exactly one of url, html, markdown\)$/,
+        /^Bad Request: url is required, or html or markdown instead \(exactly one of them\)$/,
       ],
       [
         'url and html',

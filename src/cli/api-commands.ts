@@ -97,7 +97,8 @@ async function parametersOf(
     given[field] = await pageFile(flag, file);
     shown[field] = flag;
   }
-  if ('html' in fields && !['url', 'html', 'markdown'].some((name) => given[name] ?? raw[name])) {
+  const sources = ['url', 'html', 'markdown'];
+  if ('html' in fields && !sources.some((name) => name in given || raw[name] !== undefined)) {
     throw new UsageError('give the page: a URL, --html, --markdown, --html-file or --markdown-file');
   }
   return callParameters(fields, raw, given, shown);

@@ -58,7 +58,9 @@ export function pageSourceOf(input: PageSourceInput): {
   readonly document: PageSource | null;
 } {
   const given = (['url', 'html', 'markdown'] as const).filter((name) => input[name] !== undefined);
-  if (given.length === 0) throw invalidParam('url, html or markdown', `is required (${ONE_OF})`);
+  // Worded as before html and markdown existed, so that a caller matching "url is required" still does.
+  if (given.length === 0)
+    throw invalidParam('url', 'is required, or html or markdown instead (exactly one of them)');
   if (given.length > 1) {
     throw invalidParam(given.join(' and '), `were both given; give ${ONE_OF}`);
   }
