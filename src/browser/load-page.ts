@@ -177,7 +177,7 @@ export async function withLoadedPage<T>(
   params: PageParams,
   use: (loaded: LoadedPage) => Promise<T>,
 ): Promise<T> {
-  const html = params.document === null ? null : await documentHtml(deps, params.document);
+  const html = params.document === undefined ? null : await documentHtml(deps, params.document);
   return deps.pool.run(params.proxy, async (lease) => {
     const { page } = lease;
     await emulate(lease, params);

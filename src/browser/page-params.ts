@@ -39,8 +39,11 @@ export interface PageParams {
    * `document`, the address it is served at: the caller's base_url, or SYNTHETIC_ORIGIN.
    */
   readonly url: string;
-  /** The caller's own page, answered as the main document at `url` instead of fetching it; null fetches `url`. */
-  readonly document: PageSource | null;
+  /**
+   * The caller's own page, answered as the main document at `url` instead of fetching it. Absent
+   * (not null) fetches `url`, so a URL call's parameters, and its result cache key, are as before.
+   */
+  readonly document?: PageSource;
   readonly device: DeviceName | null;
   /** Null keeps the device's size, or 1280 × 1024 without a device. */
   readonly viewportWidth: number | null;

@@ -25,7 +25,7 @@ export interface CallDeps {
 /** What a page call is checked on: where its page comes from and the caller's proxy. */
 interface PageTarget {
   readonly url: string;
-  readonly document: PageSource | null;
+  readonly document?: PageSource;
   readonly proxy: UpstreamProxy | null;
 }
 
@@ -34,7 +34,7 @@ interface PageTarget {
  * served at its base_url, checked as a target is; the synthetic origin never reaches the network.
  */
 export async function checkPage(deps: CallDeps, params: PageTarget): Promise<void> {
-  if (params.document === null) await deps.guard.checkTarget(params.url, 'url');
+  if (params.document === undefined) await deps.guard.checkTarget(params.url, 'url');
   else if (params.url !== SYNTHETIC_ORIGIN) await deps.guard.checkTarget(params.url, 'base_url');
   if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
 }

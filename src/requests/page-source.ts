@@ -55,7 +55,7 @@ export interface PageSourceInput {
  */
 export function pageSourceOf(input: PageSourceInput): {
   readonly url: string;
-  readonly document: PageSource | null;
+  readonly document?: PageSource;
 } {
   const given = (['url', 'html', 'markdown'] as const).filter((name) => input[name] !== undefined);
   // Worded as before html and markdown existed, so that a caller matching "url is required" still does.
@@ -66,7 +66,7 @@ export function pageSourceOf(input: PageSourceInput): {
   }
   if (input.url !== undefined) {
     if (input.base_url !== undefined) throw invalidParam('base_url', 'is only for html or markdown input');
-    return { url: input.url.trim(), document: null };
+    return { url: input.url.trim() };
   }
   const url = input.base_url?.trim() ?? SYNTHETIC_ORIGIN;
   const document: PageSource =

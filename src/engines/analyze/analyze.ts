@@ -31,7 +31,7 @@ export async function analyze(
     deps.page,
     {
       url: params.url,
-      document: params.document,
+      ...(params.document === undefined ? {} : { document: params.document }),
       proxy: params.proxy,
       device: null,
       viewportWidth: null,

@@ -33,8 +33,8 @@ export const CUSTOM_LIMITS = Object.freeze({
 export interface AnalyzeParams {
   /** An http(s) URL already accepted by the edge check; with a document, the address it is served at. */
   readonly url: string;
-  /** The caller's own page (html or markdown), or null to fetch `url`. */
-  readonly document: PageSource | null;
+  /** The caller's own page (html or markdown); absent fetches `url`. */
+  readonly document?: PageSource;
   readonly proxy: UpstreamProxy | null;
   /** Extra field name → what it means, in the caller's order; names checked at the edge (identifiers, no fixed field). */
   readonly customFields: Readonly<Record<string, string>>;
