@@ -210,6 +210,24 @@ describe('MCP over Streamable HTTP', () => {
       expect(text).not.toContain('[Characters');
     });
 
+    it('content of a page sent as markdown, and the 400 for no page or two', async () => {
+      const client = await connect({ authorization: `Bearer ${key}` });
+      const text = textOf(
+        await call(client, 'content', { markdown: '# Sent by an agent\n\nHello *there*.' }),
+      );
+      expect(text).toContain('# Sent by an agent');
+      expect(text).toContain('Hello _there_.');
+      const none = await call(client, 'capture', {});
+      expect(none).toMatchObject({ isError: true });
+      expect(textOf(none)).toBe(
+        '400 Bad Request: url is required, or html or markdown instead (exactly one of them)',
+      );
+      const two = await call(client, 'analyze', { url: page('/small'), html: '<p>x</p>' });
+      expect(textOf(two)).toBe(
+        '400 Bad Request: url and html were both given; give exactly one of url, html, markdown',
+      );
+    });
+
     it('analyze: the analysis as JSON, custom fields included', async () => {
       const client = await connect({ authorization: `Bearer ${key}` });
       const result = await call(client, 'analyze', {
