@@ -23,16 +23,7 @@ const ESCAPES: Readonly<Record<string, string>> = {
 
 /** Text as HTML character data or an attribute value. */
 export function escapeHtml(text: string): string {
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const escaped = ESCAPES[text[i] as string];
-    if (escaped !== undefined) {
-      out += text.slice(from, i) + escaped;
-      from = i + 1;
-    }
-  }
-  return out + text.slice(from);
+  return text.replace(/[&<>"]/g, (char) => ESCAPES[char] as string);
 }
 
 /** The characters inline Markdown acts on; text between them is copied as it is. */
@@ -67,10 +58,10 @@ interface Delimiter {
   count: number;
   readonly canOpen: boolean;
   readonly canClose: boolean;
-  /** Opening tags, outermost first. */
-  readonly opens: string[];
+  /** Opening tags, outermost first (text, not a list: a document has a delimiter every few words). */
+  opens: string;
   /** Closing tags, innermost first. */
-  readonly closes: string[];
+  closes: string;
 }
 
 type Piece = string | Delimiter;
@@ -195,8 +186,8 @@ function pairDelimiters(pieces: Piece[]): void {
         const use = Math.min(2, opener.count, closer.count);
         if (closer.char === '~' && use < 2) break;
         const tag = closer.char === '~' ? 'del' : use === 2 ? 'strong' : 'em';
-        opener.opens.unshift(`<${tag}>`);
-        closer.closes.push(`</${tag}>`);
+        opener.opens = `<${tag}>${opener.opens}`;
+        closer.closes += `</${tag}>`;
         opener.count -= use;
         closer.count -= use;
         if (opener.count === 0) stack.pop();
@@ -313,7 +304,7 @@ export function inlineHtml(text: string, inLink = false): string {
         canClose = false;
       }
       flush();
-      pieces.push({ kind: 'delimiter', char, count: end - i, canOpen, canClose, opens: [], closes: [] });
+      pieces.push({ kind: 'delimiter', char, count: end - i, canOpen, canClose, opens: '', closes: '' });
       i = end;
       continue;
     }
@@ -336,7 +327,7 @@ export function inlineHtml(text: string, inLink = false): string {
   let html = '';
   for (const piece of pieces) {
     if (typeof piece === 'string') html += piece;
-    else html += piece.closes.join('') + piece.char.repeat(piece.count) + piece.opens.join('');
+    else html += piece.closes + piece.char.repeat(piece.count) + piece.opens;
   }
   return html;
 }
