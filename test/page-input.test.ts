@@ -112,6 +112,18 @@ describe('html and markdown input', () => {
       expect(isWhite(await pixel(res.rawPayload, 300, 50))).toBe(true);
     });
 
+    it('blocking and the ad blocker work beside it: the sent page shows, its blocked image is not fetched', async () => {
+      served.length = 0;
+      const res = await post('/v1/capture', {
+        html: `${RED_BOX}<img src="${siteUrl('/blocked/red.png')}">`,
+        block_resources: 'document,image',
+        remove_ads: true,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(isRed(await pixel(res.rawPayload, 150, 75))).toBe(true);
+      expect(served).not.toContain('/blocked/red.png');
+    });
+
     it('renders markdown with the default stylesheet: a dark heading on white, a table, a code block', async () => {
       const markdown = [
         '# A heading',
