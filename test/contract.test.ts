@@ -196,7 +196,9 @@ describe('the response contract of /openapi.json', () => {
   ): Case[] {
     const [method, url] = op.split(' ') as ['GET' | 'POST', string];
     const withKey = (key: string, extra: Record<string, string>): InjectOptions => {
-      const all = { ...params, ...extra, ...(generation === 'legacy' ? { access_key: key } : {}) };
+      // A page sent as html or markdown takes the place of url.
+      const source = 'html' in extra || 'markdown' in extra ? {} : params;
+      const all = { ...source, ...extra, ...(generation === 'legacy' ? { access_key: key } : {}) };
       const headers = generation === 'v1' ? v1(key) : {};
       return method === 'GET'
         ? { method, url, query: all, headers }
@@ -240,12 +242,18 @@ describe('the response contract of /openapi.json', () => {
         { response_type: 'json' },
         { response_type: 'base64', format: 'jpeg' },
       ]),
+      ...billableCases('POST /v1/capture', { url: page() }, 'v1', [
+        {},
+        { response_type: 'json' },
+        { html: '<p>sent</p>' },
+      ]),
       ...billableCases('GET /capture', { url: page() }, 'legacy'),
       ...billableCases('POST /capture', { url: page() }, 'legacy', [{}, { response_type: 'json' }]),
       ...billableCases('GET /v1/content', { url: page() }, 'v1', [
         {},
         { include_html: 'true', include_markdown: 'true' },
       ]),
+      ...billableCases('POST /v1/content', { url: page() }, 'v1', [{}, { markdown: '# sent' }]),
       ...billableCases('GET /content', { url: page() }, 'legacy'),
       ...billableCases('POST /content', { url: page() }, 'legacy'),
       ...billableCases('GET /v1/analyze', { url: page() }, 'v1', [

@@ -113,8 +113,10 @@ describe('MCP over Streamable HTTP', () => {
         'job_status',
       ]);
       expect(JSON.stringify(tools).length).toBeLessThan(7000);
-      const capture = tools[0]?.inputSchema as { required: string[]; properties: Record<string, unknown> };
-      expect(capture.required).toEqual(['url']);
+      const capture = tools[0]?.inputSchema as { required?: string[]; properties: Record<string, unknown> };
+      // url, html or markdown: the request checks that exactly one is given, as on the routes.
+      expect(capture.required).toBeUndefined();
+      expect(Object.keys(capture.properties).slice(0, 4)).toEqual(['url', 'html', 'markdown', 'base_url']);
       expect(capture.properties.viewport_width).toEqual({ type: 'integer', minimum: 100, maximum: 3840 });
       // The PDF and image options come from the request's own fields, bounds and enums kept.
       expect(capture.properties.pdf_paper_format).toMatchObject({
@@ -234,6 +236,24 @@ describe('MCP over Streamable HTTP', () => {
       expect(text).toContain('Contact us at hello@example.com.');
       expect(text).toContain('## Links');
       expect(text).not.toContain('[Characters');
+    });
+
+    it('content of a page sent as markdown, and the 400 for no page or two', async () => {
+      const client = await connect({ authorization: `Bearer ${key}` });
+      const text = textOf(
+        await call(client, 'content', { markdown: '# Sent by an agent\n\nHello *there*.' }),
+      );
+      expect(text).toContain('# Sent by an agent');
+      expect(text).toContain('Hello _there_.');
+      const none = await call(client, 'capture', {});
+      expect(none).toMatchObject({ isError: true });
+      expect(textOf(none)).toBe(
+        '400 Bad Request: url is required, or html or markdown instead (exactly one of them)',
+      );
+      const two = await call(client, 'analyze', { url: page('/small'), html: '<p>x</p>' });
+      expect(textOf(two)).toBe(
+        '400 Bad Request: url and html were both given; give exactly one of url, html, markdown',
+      );
     });
 
     it('analyze: the analysis as JSON, custom fields included', async () => {

@@ -5,12 +5,13 @@ import type { AdBlocker } from './ad-blocker.js';
 import { DEFAULT_VIEWPORT } from './chromium-args.js';
 import type { CookieBannerRemover } from './cookie-banners.js';
 import { applyDevice } from './devices.js';
-import type { PageParams } from './page-params.js';
+import type { PageParams, PageSource } from './page-params.js';
 import { blockRequests, scrollThrough } from './page-setup.js';
 import { applyPageStyles } from './page-styles.js';
 import type { BrowserPool, Lease } from './pool.js';
 import { shapeRequests } from './request-shaping.js';
 import { checkSelectors, hideSelectors, type NamedSelector, waitForCss } from './selectors.js';
+import { serveDocument } from './serve-document.js';
 
 export interface PageDeps {
   readonly pool: BrowserPool;
@@ -22,6 +23,8 @@ export interface PageDeps {
   readonly navigationTimeoutMs: number;
   /** Scrolling stops at this many CSS pixels (and full-page captures with it). */
   readonly maxFullPageHeightPx: number;
+  /** A caller's Markdown as a whole HTML page with its stylesheet, rendered off the event loop. */
+  readonly markdownPage: (markdown: string) => Promise<string>;
 }
 
 /** A page loaded and prepared as asked, valid only inside the callback it is handed to. */
@@ -160,23 +163,32 @@ function namedSelectors(params: PageParams): NamedSelector[] {
   return named;
 }
 
+/** The HTML of a caller's own page: as sent, or rendered from Markdown. */
+async function documentHtml(deps: PageDeps, source: PageSource): Promise<string> {
+  return 'html' in source ? source.html : deps.markdownPage(source.markdown);
+}
+
 /**
  * The one page pipeline every engine loads pages with: a fresh page from the pool in a context
  * of its own (every byte it loads passes the egress proxy, direct or via the caller's proxy),
  * emulated and shaped (user agent, headers and cookies for the target's origin, time zone...),
  * with blocking, ad and cookie-banner removal set up, navigated, waited on, scrolled
  * and cleaned as `params` ask; then handed to `use`, whose result is returned. The page is
- * closed when `use` settles, and the pool's render limit covers loading and use together.
+ * closed when `use` settles, and the pool's render limit covers loading and use together. A
+ * caller's own page (`params.document`) is made before a browser is taken, and answered as the
+ * main document of the navigation to `params.url`.
  */
 export async function withLoadedPage<T>(
   deps: PageDeps,
   params: PageParams,
   use: (loaded: LoadedPage) => Promise<T>,
 ): Promise<T> {
+  const html = params.document === undefined ? null : await documentHtml(deps, params.document);
   return deps.pool.run(params.proxy, async (lease) => {
     const { page } = lease;
     await emulate(lease, params);
     await shapeRequests(lease, params.url, params.device, params.shaping);
+    if (html !== null) await serveDocument(page, html);
     const adBlocker = params.removeAds ? await deps.adBlocker() : null;
     await adBlocker?.enable(page);
     await blockRequests(page, { resourceTypes: params.blockResources, urls: params.blockUrls });

@@ -68,6 +68,8 @@ describe('cacheKey', () => {
     ['blockResources', ['font', 'image']],
     ['proxy', { protocol: 'http:', host: 'proxy.example', port: 8080, username: 'u', password: 'p' }],
     ['device', 'iphone_14_pro'],
+    ['document', { html: '<p>sent</p>' }],
+    ['document', { markdown: '<p>sent</p>' }],
   ])('differs when a rendering parameter differs: %s', (name, value) => {
     expect(cacheKey('capture', 'acc_1', { ...PARAMS, [name]: value })).not.toBe(
       cacheKey('capture', 'acc_1', PARAMS),

@@ -28,8 +28,21 @@ export interface Endpoint<P extends TSchema> {
 }
 
 /**
+ * The body schema of a v1 endpoint: its parameters without x_api_key. A v1 key is read from the
+ * X-API-Key header or the query string before the body is (http/auth.ts), so a key in a body
+ * would be ignored: it is refused as an unknown parameter instead, and the document says so.
+ */
+function bodyParams<P extends TSchema>(params: P, auth: ApiGeneration): P {
+  const properties = (params as { properties?: Record<string, unknown> }).properties;
+  if (auth !== 'v1' || properties === undefined || !('x_api_key' in properties)) return params;
+  const { x_api_key: _key, ...rest } = properties;
+  return { ...params, properties: rest };
+}
+
+/**
  * The plugin that registers an endpoint under each of its methods, validated against the same
- * schema (querystring for GET, body for POST), so that a GET/POST pair cannot drift apart.
+ * schema (querystring for GET, body for POST, where a v1 key has no place), so that a GET/POST
+ * pair cannot drift apart.
  */
 export function endpoint<P extends TSchema>(def: Endpoint<P>): FastifyPluginAsync {
   const security = def.auth === 'any' ? undefined : SECURITY[def.auth];
@@ -45,7 +58,7 @@ export function endpoint<P extends TSchema>(def: Endpoint<P>): FastifyPluginAsyn
           tags: [...def.tags],
           summary: def.summary,
           ...(security === undefined ? {} : { security }),
-          [source]: def.params,
+          [source]: method === 'GET' ? def.params : bodyParams(def.params, def.auth),
           response: method === 'POST' ? { ...def.response, ...errors(413) } : def.response,
         },
         // Validated against `params` before the handler runs.

@@ -5,6 +5,7 @@ import { invalidParam } from '../errors.js';
 import { analyzeFields } from '../requests/analyze.js';
 import { captureFields } from '../requests/capture.js';
 import { pageFields } from '../requests/page.js';
+import { pageSourceFields } from '../requests/page-source.js';
 import { pdfFields } from '../requests/pdf.js';
 import {
   HeadersSchema,
@@ -63,8 +64,18 @@ const shapingArgs = {
   media_type: optional(shaping.media_type),
 };
 
+/** Where the page comes from: exactly one of url, html, markdown (checked by the request, as on the routes). */
+const source = {
+  url: optional(pageSourceFields.url, 'http(s) URL; or give html or markdown'),
+  html: optional(pageSourceFields.html, 'the page itself, instead of url'),
+  markdown: optional(pageSourceFields.markdown, 'the page as Markdown, instead of url'),
+  base_url: optional(
+    pageSourceFields.base_url,
+    'where html or markdown is served: relative links resolve against it',
+  ),
+};
 const page = {
-  url: field(pageFields.url, 'http(s) URL'),
+  ...source,
   wait_for_selector: optional(pageFields.wait_for_selector),
   delay: optional(pageFields.delay, 'seconds to wait'),
   remove_selectors: optional(pageFields.remove_selectors, 'comma-separated CSS'),
@@ -107,7 +118,7 @@ export const ContentTool = Type.Object(
 
 export const AnalyzeTool = Type.Object(
   {
-    url: page.url,
+    ...source,
     ...shapingArgs,
     custom_response: Type.Optional(
       Type.Record(Type.String({ maxLength: CUSTOM_LIMITS.nameChars }), Type.String(), {
@@ -124,7 +135,7 @@ export const AnalyzeTool = Type.Object(
 
 export const CrawlerTool = Type.Object(
   {
-    url: page.url,
+    url: Type.String({ minLength: 1, maxLength: 8192, description: 'http(s) URL' }),
     allow_redirects: Bool('default true'),
     ...paging,
     async,

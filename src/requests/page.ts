@@ -9,11 +9,12 @@ import {
 import { invalidParam } from '../errors.js';
 import { parseUpstreamProxy, type UpstreamProxy } from '../net/upstream-proxy.js';
 import { Flag, flag } from './common-fields.js';
+import { pageSourceFields, pageSourceOf } from './page-source.js';
 import { requestShapingFields, requestShapingOf } from './request-shaping.js';
 
 /** The page parameters every engine that renders takes (spec, GET /v1/capture and GET /v1/content), and their parsing. */
 export const pageFields = {
-  url: Type.String({ minLength: 1, maxLength: 8192, description: 'URL of the page (http or https)' }),
+  ...pageSourceFields,
   remove_selectors: Type.Optional(
     Type.String({ maxLength: 4000, description: 'comma-separated CSS selectors' }),
   ),
@@ -109,6 +110,7 @@ export type WaitUntilInput = readonly string[] | string;
 type CommonPageParams = Pick<
   PageParams,
   | 'url'
+  | 'document'
   | 'removeSelectors'
   | 'removeAds'
   | 'blockResources'
@@ -126,8 +128,9 @@ type CommonPageParams = Pick<
 export function pageParamsOf(
   input: Static<TObject<typeof pageFields>> & { readonly wait_until?: WaitUntilInput },
 ): CommonPageParams {
+  const source = pageSourceOf(input);
   return {
-    url: input.url.trim(),
+    ...source,
     removeSelectors: list(input.remove_selectors),
     removeAds: flag(input.remove_ads),
     blockResources: resourceTypes(input.block_resources),
@@ -138,6 +141,6 @@ export function pageParamsOf(
     proxy: proxyOf(input.proxy),
     styles: input.styles === undefined || input.styles.trim() === '' ? null : input.styles,
     hideSelectors: list(input.hide_selectors),
-    shaping: requestShapingOf(input, input.url.trim()),
+    shaping: requestShapingOf(input, source.url),
   };
 }

@@ -32,6 +32,7 @@ export async function analyze(
     deps.page,
     {
       url: params.url,
+      ...(params.document === undefined ? {} : { document: params.document }),
       proxy: params.proxy,
       device: null,
       viewportWidth: null,
