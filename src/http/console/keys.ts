@@ -25,6 +25,9 @@ const KeyCreate = Type.Object(
 const CreatedConsoleKey = Type.Object({
   ...ConsoleKeySchema.properties,
   key: Type.String({ description: 'the API key; shown only in this answer' }),
+  signing_secret: Type.String({
+    description: "the key's secret for signed links (docs/signed-links.md); shown only in this answer",
+  }),
 });
 
 /** A key of the session's account; another account's is not found, as one that does not exist. */
@@ -80,7 +83,9 @@ export function keyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           expiresAt: body.expires,
           quotas: body.quotas,
         });
-        return reply.code(201).send({ ...(await one(created)), key: created.plaintext });
+        return reply
+          .code(201)
+          .send({ ...(await one(created)), key: created.plaintext, signing_secret: created.signingSecret });
       },
     );
 
