@@ -341,6 +341,10 @@ export interface paths {
                     /** @description 1-100, default 80 */
                     image_quality?: string;
                     wait_until?: string[];
+                    /** @description signed links: the id of the key that signed */
+                    key_id?: string;
+                    /** @description signed links: Unix seconds after which the link is refused, at most 31622400 s ahead */
+                    expires?: string;
                 };
                 header?: never;
                 path?: never;
@@ -524,6 +528,10 @@ export interface paths {
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
                     wait_until?: string[];
+                    /** @description signed links: the id of the key that signed */
+                    key_id?: string;
+                    /** @description signed links: Unix seconds after which the link is refused, at most 31622400 s ahead */
+                    expires?: string;
                 };
                 header?: never;
                 path?: never;
@@ -712,6 +720,10 @@ export interface paths {
                     is_async?: boolean | ("1" | "0");
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
+                    /** @description signed links: the id of the key that signed */
+                    key_id?: string;
+                    /** @description signed links: Unix seconds after which the link is refused, at most 31622400 s ahead */
+                    expires?: string;
                 };
                 header?: never;
                 path?: never;

@@ -895,6 +895,10 @@ export interface paths {
                                     readonly weekly: null | number;
                                     readonly monthly: null | number;
                                 };
+                                /** @description the key's plaintext is refused in a query string; signed links and the header are accepted */
+                                readonly signed_only: boolean;
+                                /** @description whether the key can sign links (docs/signed-links.md) */
+                                readonly has_signing_secret: boolean;
                                 readonly created_at: string;
                                 readonly updated_at: string;
                                 readonly used: {
@@ -982,6 +986,10 @@ export interface paths {
                                 readonly weekly: null | number;
                                 readonly monthly: null | number;
                             };
+                            /** @description the key's plaintext is refused in a query string; signed links and the header are accepted */
+                            readonly signed_only: boolean;
+                            /** @description whether the key can sign links (docs/signed-links.md) */
+                            readonly has_signing_secret: boolean;
                             readonly created_at: string;
                             readonly updated_at: string;
                             readonly used: {
@@ -993,6 +1001,8 @@ export interface paths {
                             readonly last_used_at: null | string;
                             /** @description the API key; shown only in this answer */
                             readonly key: string;
+                            /** @description the key's secret for signed links (docs/signed-links.md); shown only in this answer */
+                            readonly signing_secret: string;
                         };
                     };
                 };
@@ -1088,6 +1098,8 @@ export interface paths {
                             readonly weekly?: null | number;
                             readonly monthly?: null | number;
                         };
+                        /** @description refuse the key's plaintext in a query string (docs/signed-links.md) */
+                        readonly signed_only?: boolean;
                     };
                 };
             };
@@ -1114,6 +1126,10 @@ export interface paths {
                                 readonly weekly: null | number;
                                 readonly monthly: null | number;
                             };
+                            /** @description the key's plaintext is refused in a query string; signed links and the header are accepted */
+                            readonly signed_only: boolean;
+                            /** @description whether the key can sign links (docs/signed-links.md) */
+                            readonly has_signing_secret: boolean;
                             readonly created_at: string;
                             readonly updated_at: string;
                             readonly used: {
@@ -1244,6 +1260,10 @@ export interface paths {
                                 readonly weekly: null | number;
                                 readonly monthly: null | number;
                             };
+                            /** @description the key's plaintext is refused in a query string; signed links and the header are accepted */
+                            readonly signed_only: boolean;
+                            /** @description whether the key can sign links (docs/signed-links.md) */
+                            readonly has_signing_secret: boolean;
                             readonly created_at: string;
                             readonly updated_at: string;
                             readonly used: {
@@ -2775,6 +2795,10 @@ export interface paths {
                                     readonly weekly: null | number;
                                     readonly monthly: null | number;
                                 };
+                                /** @description the key's plaintext is refused in a query string; signed links and the header are accepted */
+                                readonly signed_only: boolean;
+                                /** @description whether the key can sign links (docs/signed-links.md) */
+                                readonly has_signing_secret: boolean;
                                 readonly created_at: string;
                                 readonly updated_at: string;
                                 readonly used: {
