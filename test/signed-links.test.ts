@@ -108,6 +108,14 @@ describe.each(DIALECTS)('signed links on %s', (dialect) => {
       expectAccepted(await get(signed.slice('http://webcap.test'.length)));
     });
 
+    it('a link re-encoded on the way still verifies: the signature covers what the route reads', async () => {
+      const created = await newKey();
+      const signed = link(created.id, created.signing_secret, { url: BLOCKED_TARGET, selector: 'main p~a' });
+      expect(signed).toContain('selector=main%20p~a');
+      expectAccepted(await get(signed.replace('main%20p~a', 'main+p%7Ea')));
+      expect((await get(signed.replace('main%20p~a', 'main+p%7Eb'))).statusCode).toBe(401);
+    });
+
     it('a rotated secret replaces the old one at once, through the admin API and the CLI, audited', async () => {
       const created = await newKey();
       const old = link(created.id, created.signing_secret);
