@@ -110,10 +110,10 @@ describe.each(DIALECTS)('signed links on %s', (dialect) => {
 
     it('a link re-encoded on the way still verifies: the signature covers what the route reads', async () => {
       const created = await newKey();
-      const signed = link(created.id, created.signing_secret, { url: BLOCKED_TARGET, selector: 'main p~a' });
-      expect(signed).toContain('selector=main%20p~a');
-      expectAccepted(await get(signed.replace('main%20p~a', 'main+p%7Ea')));
-      expect((await get(signed.replace('main%20p~a', 'main+p%7Eb'))).statusCode).toBe(401);
+      const signed = link(created.id, created.signing_secret, { url: `${BLOCKED_TARGET}?q=a b~c` });
+      expect(signed).toContain('%3Fq%3Da%20b~c&');
+      expectAccepted(await get(signed.replace('a%20b~c', 'a+b%7Ec')));
+      expect((await get(signed.replace('a%20b~c', 'a+b%7Ed'))).statusCode).toBe(401);
     });
 
     it('a rotated secret replaces the old one at once, through the admin API and the CLI, audited', async () => {
@@ -229,7 +229,7 @@ describe.each(DIALECTS)('signed links on %s', (dialect) => {
       });
     });
 
-    it('a link is taken by GET only, and never as a job', async () => {
+    it('a link is taken by the GET of capture, content and analyze only, and never as a job', async () => {
       const created = await newKey();
       const post = await inject({
         method: 'POST',
@@ -240,6 +240,11 @@ describe.each(DIALECTS)('signed links on %s', (dialect) => {
       expect(post.json()).toEqual({
         error: 'Invalid API Key: signed links are taken only by GET /v1/capture, /v1/content and /v1/analyze',
       });
+      const elsewhere = await get(
+        link(created.id, created.signing_secret).replace('/v1/content', '/v1/usage'),
+      );
+      expect(elsewhere.statusCode).toBe(401);
+      expect(elsewhere.json()).toEqual({ error: 'Invalid API Key' });
       const job = await get(
         link(created.id, created.signing_secret, { url: BLOCKED_TARGET, is_async: true }),
       );

@@ -130,7 +130,9 @@ export async function authenticate(
 ): Promise<AuthContext> {
   const keyId = consoleKeyOf(request);
   if (keyId !== undefined) return deps.playground(request, keyId);
-  if (generation === 'v1' && isSignedLink(request)) return signedLinkCaller(deps, request);
+  if (request.routeOptions.config.signedLinks === true && isSignedLink(request)) {
+    return signedLinkCaller(deps, request);
+  }
   const { key, inQuery } = presented(request, generation, request.body);
   const caller = await callerOfKey(deps.keys, key, deps.clock());
   if (inQuery && caller.key.signedOnly) throw SIGNED_ONLY;

@@ -39,7 +39,13 @@ export interface Endpoint<P extends TSchema> {
  */
 export function endpoint<P extends TSchema>(def: Endpoint<P>): FastifyPluginAsync {
   const security = def.auth === 'any' ? undefined : SECURITY[def.auth];
-  const config = { auth: def.auth, engine: def.engine, ...(def.billable ? { billable: true as const } : {}) };
+  const config = {
+    auth: def.auth,
+    engine: def.engine,
+    ...(def.billable ? { billable: true as const } : {}),
+    // On every method, so that a POST carrying a signature is told that only GET takes one.
+    ...(def.signedLinks === true ? { signedLinks: true as const } : {}),
+  };
   return async (app) => {
     for (const method of def.methods) {
       const source = method === 'GET' ? 'querystring' : 'body';
@@ -48,7 +54,7 @@ export function endpoint<P extends TSchema>(def: Endpoint<P>): FastifyPluginAsyn
       app.route({
         method,
         url: def.url,
-        config: signed ? { ...config, signedLinks: true as const } : config,
+        config,
         schema: {
           tags: [...def.tags],
           summary: def.summary,

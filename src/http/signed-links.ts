@@ -28,7 +28,7 @@ export interface SignedLink {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Set on the GET routes that take signed links. */
+    /** Set on the endpoints whose GET takes signed links (a POST with one is refused). */
     signedLinks?: true;
   }
   interface FastifyRequest {
@@ -42,7 +42,7 @@ const SIGNATURE = /^[0-9a-f]{64}$/;
 const EXPIRES = /^[0-9]{1,12}$/;
 
 /** The query fields of a signed link, as the OpenAPI document shows them on the routes that take them. */
-export const SIGNED_LINK_FIELDS = {
+const SIGNED_LINK_FIELDS = {
   key_id: Type.Optional(
     Type.String({ maxLength: KEY_ID_MAX_CHARS, description: 'signed links: the id of the key that signed' }),
   ),
@@ -129,7 +129,7 @@ const MISMATCH = new WebcapError(
  * are 403s; then the key is checked as a presented key is (active, unexpired, account active).
  */
 export async function signedLinkCaller(deps: SignedLinkDeps, request: FastifyRequest): Promise<Caller> {
-  if (request.method !== 'GET' || request.routeOptions.config.signedLinks !== true) {
+  if (request.method !== 'GET') {
     throw new WebcapError(
       'invalid_key',
       'signed links are taken only by GET /v1/capture, /v1/content and /v1/analyze',
@@ -186,7 +186,7 @@ export async function signedLinkCaller(deps: SignedLinkDeps, request: FastifyReq
 }
 
 /** How long a signed answer may be kept without a cache: an hour, as a page's images usually are. */
-export const SIGNED_NO_CACHE_MAX_AGE_SECONDS = 3600;
+const SIGNED_NO_CACHE_MAX_AGE_SECONDS = 3600;
 
 /**
  * The caching headers of a signed link's success: public for max-age seconds (the call's cache

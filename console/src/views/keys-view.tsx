@@ -167,7 +167,8 @@ export function KeysView() {
                                 class="button secondary small"
                                 onClick={() => setOpen({ kind: 'rotate', key })}
                               >
-                                Rotate signing secret
+                                {/* Short on screen, so that the row's actions fit the table's width. */}
+                                Rotate<span class="visually-hidden"> signing</span> secret
                                 <span class="visually-hidden"> {key.alias || key.prefix}</span>
                               </button>
                               <button
