@@ -43,7 +43,14 @@ describe('signed links', () => {
   });
 
   it('sorts by encoded names in plain ASCII order, not by locale', () => {
-    expect(canonicalQuery([['b', '1'], ['B', '1'], ['a_b', '1'], ['a-b', '1']])).toBe('B=1&a-b=1&a_b=1&b=1');
+    expect(
+      canonicalQuery([
+        ['b', '1'],
+        ['B', '1'],
+        ['a_b', '1'],
+        ['a-b', '1'],
+      ]),
+    ).toBe('B=1&a-b=1&a_b=1&b=1');
   });
 
   it('a parameter of the link itself, or an API key, cannot be given as a call parameter', () => {
