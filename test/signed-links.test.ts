@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { signUrl } from '@webcap/sdk';
 import type { InjectOptions } from 'fastify';
 import type { Browser } from 'puppeteer-core';
@@ -7,8 +9,8 @@ import { createAccount } from '../src/billing/accounts.js';
 import { createKey } from '../src/billing/keys.js';
 import { type LinkParams, signedQueryString } from '../src/requests/signed-link.js';
 import { type FixtureServer, launchChromium, startFixtureServer } from './helpers/chromium.js';
-import { webcapJson } from './helpers/cli-in-process.js';
-import { DIALECTS, databaseEnv } from './helpers/databases.js';
+import { webcap, webcapJson } from './helpers/cli-in-process.js';
+import { DIALECTS, databaseEnv, tempDir } from './helpers/databases.js';
 import { startServer, type TestServer } from './helpers/net-fixtures.js';
 import { ADMIN_TOKEN, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 import { HANG_MS } from './helpers/waits.js';
@@ -152,6 +154,39 @@ describe.each(DIALECTS)('signed links on %s', (dialect) => {
       );
       expect(verdicts.filter((status) => status === 400)).toHaveLength(1);
       expect(verdicts.filter((status) => status === 401)).toHaveLength(7);
+    });
+
+    it('webcap sign prints a link the server verifies, the secret from stdin or a file, never an argument', async () => {
+      const created = await newKey();
+      const args = [
+        'sign',
+        'content',
+        BLOCKED_TARGET,
+        '--key-id',
+        created.id,
+        '--server',
+        'http://webcap.test',
+      ];
+      const fromStdin = await webcap(
+        [...args, '--signing-secret-stdin', '--include-html'],
+        {},
+        `${created.signing_secret}\n`,
+      );
+      expect(fromStdin.code).toBe(0);
+      expect(fromStdin.stdout).toMatch(
+        /^http:\/\/webcap\.test\/v1\/content\?expires=\d+&include_html=true&key_id=/,
+      );
+      expectAccepted(await get(fromStdin.stdout.trim().slice('http://webcap.test'.length)));
+      const file = path.join(tempDir(), 'secret');
+      fs.writeFileSync(file, `${created.signing_secret}\n`);
+      const fromFile = await webcap([...args, '--signing-secret-file', file, '--json'], {});
+      expectAccepted(await get(JSON.parse(fromFile.stdout).url.slice('http://webcap.test'.length)));
+      const none = await webcap(args, {});
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain(
+        'give the signing secret with one of --signing-secret-file or --signing-secret-stdin',
+      );
+      expect((await webcap([...args, '--signing-secret', created.signing_secret], {})).code).toBe(2);
     });
 
     it('the CLI makes a key with its signing secret, signed-only when asked', async () => {
