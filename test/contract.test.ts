@@ -716,6 +716,16 @@ describe('the response contract of /openapi.json', () => {
         status: 404,
       },
       {
+        op: 'POST /admin/v1/keys/{id}/signing-secret',
+        request: () => ({ method: 'POST', url: `/admin/v1/keys/${keyId}/signing-secret`, headers: admin }),
+        status: 200,
+      },
+      {
+        op: 'POST /admin/v1/keys/{id}/signing-secret',
+        request: () => ({ method: 'POST', url: '/admin/v1/keys/nokey/signing-secret', headers: admin }),
+        status: 404,
+      },
+      {
         op: 'POST /admin/v1/keys/{id}/revoke',
         request: () => ({ method: 'POST', url: `/admin/v1/keys/${keyId}/revoke`, headers: admin }),
         status: 200,
@@ -724,6 +734,11 @@ describe('the response contract of /openapi.json', () => {
         op: 'POST /admin/v1/keys/{id}/revoke',
         request: () => ({ method: 'POST', url: '/admin/v1/keys/nokey/revoke', headers: admin }),
         status: 404,
+      },
+      {
+        op: 'POST /admin/v1/keys/{id}/signing-secret',
+        request: () => ({ method: 'POST', url: `/admin/v1/keys/${keyId}/signing-secret`, headers: admin }),
+        status: 409,
       },
     ];
     // Console users and the audit log (docs/console.md).
@@ -986,6 +1001,21 @@ describe('the response contract of /openapi.json', () => {
         request: () => ({
           method: 'POST',
           url: `/admin/v1/keys/${keyId}/revoke`,
+          headers: json,
+          payload: big(),
+        }),
+        status: 413,
+      },
+      {
+        op: 'POST /admin/v1/keys/{id}/signing-secret',
+        request: () => ({ method: 'POST', url: `/admin/v1/keys/${long}/signing-secret`, headers: admin }),
+        status: 400,
+      },
+      {
+        op: 'POST /admin/v1/keys/{id}/signing-secret',
+        request: () => ({
+          method: 'POST',
+          url: `/admin/v1/keys/${keyId}/signing-secret`,
           headers: json,
           payload: big(),
         }),

@@ -417,6 +417,10 @@ export interface paths {
                     /** @description 1-100, default 80 */
                     image_quality?: string;
                     wait_until?: string[];
+                    /** @description signed links: the id of the key that signed */
+                    key_id?: string;
+                    /** @description signed links: Unix seconds after which the link is refused, at most 31622400 s ahead */
+                    expires?: string;
                 };
                 header?: never;
                 path?: never;
@@ -940,6 +944,10 @@ export interface paths {
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
                     wait_until?: string[];
+                    /** @description signed links: the id of the key that signed */
+                    key_id?: string;
+                    /** @description signed links: Unix seconds after which the link is refused, at most 31622400 s ahead */
+                    expires?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1413,6 +1421,10 @@ export interface paths {
                     is_async?: boolean | ("1" | "0");
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
+                    /** @description signed links: the id of the key that signed */
+                    key_id?: string;
+                    /** @description signed links: Unix seconds after which the link is refused, at most 31622400 s ahead */
+                    expires?: string;
                 };
                 header?: never;
                 path?: never;

@@ -23,6 +23,7 @@ export function captureRoutes(deps: AppDeps): FastifyPluginAsync {
     auth: 'v1',
     engine: 'capture',
     billable: true,
+    signedLinks: true,
     tags: ['capture'],
     summary: 'Screenshot or PDF of a page',
     params: V1CaptureParams,

@@ -23,6 +23,7 @@ export function contentRoutes(deps: AppDeps): FastifyPluginAsync {
     auth: 'v1',
     engine: 'content',
     billable: true,
+    signedLinks: true,
     tags: ['content'],
     summary: "A page's metadata, links, HTML, Markdown and sitemap",
     params: V1ContentParams,
