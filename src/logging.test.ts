@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { redactRequestUrl } from './logging.js';
 
 describe('redactRequestUrl', () => {
+  it("keeps only the length of a caller's own page sent in the query", () => {
+    expect(redactRequestUrl('/v1/capture?html=%3Cp%3Esecret%3C%2Fp%3E&format=png&Markdown=%23+x')).toBe(
+      '/v1/capture?html=[23 characters]&format=png&Markdown=[5 characters]',
+    );
+  });
+
   it('replaces every credential parameter and keeps the rest', () => {
     expect(redactRequestUrl('/v1/capture?url=https://a.example&x_api_key=wc_test_abc&format=png')).toBe(
       '/v1/capture?url=https://a.example&x_api_key=[REDACTED]&format=png',

@@ -16,6 +16,12 @@ const SECRET_PARAMS = new Set([
   'authorization',
 ]);
 
+/**
+ * Query parameters that carry a caller's own page (docs/capture.md): its content is the caller's,
+ * and up to the request head's 16 KiB; the log keeps only its length.
+ */
+const PAGE_PARAMS = new Set(['html', 'markdown']);
+
 function decodedOrNull(text: string): string | null {
   try {
     return decodeURIComponent(text.replaceAll('+', ' '));
@@ -51,8 +57,9 @@ export function redactRequestUrl(raw: string): string {
       if (eq === -1) return operator && pair !== '' ? '[REDACTED]' : pair;
       const name = pair.slice(0, eq);
       const encoded = pair.slice(eq + 1);
-      if (operator || SECRET_PARAMS.has((decodedOrNull(name) ?? name).toLowerCase()))
-        return `${name}=[REDACTED]`;
+      const param = (decodedOrNull(name) ?? name).toLowerCase();
+      if (operator || SECRET_PARAMS.has(param)) return `${name}=[REDACTED]`;
+      if (PAGE_PARAMS.has(param)) return `${name}=[${encoded.length} characters]`;
       // Read as Fastify's query parser reads it: a value with a malformed escape is kept as sent.
       const value = decodedOrNull(encoded) ?? encoded;
       // `%40` too: in a value kept as sent it may still be the @ the caller meant.

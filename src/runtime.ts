@@ -251,13 +251,6 @@ async function openEngines(
         ),
     }),
   );
-  const capture: CaptureDeps = {
-    pool,
-    adBlocker: loadBlocker,
-    cookieBanners: loadOnce(loadCookieBannerRemover),
-    navigationTimeoutMs: config.browser.navigationTimeoutMs,
-    maxFullPageHeightPx: config.browser.maxFullPageHeightPx,
-  };
   const extractor = new ExtractorPool({
     threads: config.content.threads,
     maxQueue: config.content.maxQueue,
@@ -267,6 +260,14 @@ async function openEngines(
     output: (line, stream) => logger.debug({ extractor: stream }, line),
   });
   closers.add('extractors', () => extractor.close());
+  const capture: CaptureDeps = {
+    pool,
+    adBlocker: loadBlocker,
+    cookieBanners: loadOnce(loadCookieBannerRemover),
+    navigationTimeoutMs: config.browser.navigationTimeoutMs,
+    maxFullPageHeightPx: config.browser.maxFullPageHeightPx,
+    markdownPage: (markdown) => extractor.run('markdown-page', markdown),
+  };
   const content: ContentDeps = {
     page: capture,
     extractor,

@@ -141,9 +141,12 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
       expires_at: '2999-12-31T00:00:00.000Z',
       revoked_at: null,
       quotas: { total: null, daily: 100, weekly: null, monthly: 2000 },
+      signed_only: false,
+      has_signing_secret: true,
       created_at: expect.any(String),
       updated_at: expect.any(String),
       key: expect.stringMatching(/^wc_live_[A-Za-z0-9_-]{32}$/),
+      signing_secret: expect.stringMatching(/^wcs_[A-Za-z0-9_-]{43}$/),
     });
 
     const probe = await t.runtime.app.inject({ url: '/v1/probe', headers: { 'x-api-key': record.key } });
@@ -152,7 +155,9 @@ describe.each(DIALECTS)('admin HTTP API on %s', (dialect) => {
     const listed = await call({ url: '/admin/v1/keys?account=keys' });
     expect(listed.json().keys).toHaveLength(1);
     expect(listed.json().keys[0]).not.toHaveProperty('key');
+    expect(listed.json().keys[0]).not.toHaveProperty('signing_secret');
     expect(JSON.stringify(listed.json())).not.toContain(record.key);
+    expect(JSON.stringify(listed.json())).not.toContain(record.signing_secret);
 
     const off = await call({
       method: 'PATCH',

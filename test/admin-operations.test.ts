@@ -4,10 +4,11 @@ import { CLI_ACTOR } from '../src/admin/audit.js';
 import { grantCredits, listPacks } from '../src/admin/balances.js';
 import type { AdminDeps } from '../src/admin/deps.js';
 import { createKey, listKeys, revokeKey, updateKey } from '../src/admin/keys.js';
+import { keySecretSealer } from '../src/billing/signing-secrets.js';
 import { insertJob } from '../src/jobs/job-store.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { newId } from '../src/store/ids.js';
-import { DIALECTS, dropDatabase, freshDatabase } from './helpers/databases.js';
+import { DIALECTS, dropDatabase, freshDatabase, TEST_SERVICE_SECRET } from './helpers/databases.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 
@@ -20,7 +21,13 @@ describe.each(DIALECTS)('admin operations on %s', (dialect) => {
 
   beforeAll(async () => {
     store = await openStore(database);
-    admin = { db: store.db, clock: () => NOW, jobRetentionMs: 3_600_000, actor: CLI_ACTOR };
+    admin = {
+      db: store.db,
+      clock: () => NOW,
+      jobRetentionMs: 3_600_000,
+      keySecrets: keySecretSealer(TEST_SERVICE_SECRET),
+      actor: CLI_ACTOR,
+    };
   });
   afterAll(async () => {
     await store.close();

@@ -394,7 +394,7 @@ describe('GET /v1/capture', () => {
 
   describe('errors (never billed)', () => {
     it.each([
-      [{}, /^Bad Request: url is required$/],
+      [{}, /^Bad Request: url is required, or html or markdown instead \(exactly one of them\)$/],
       [{ url: 'file:///etc/passwd' }, /^Bad Request: url must be an http or https URL/],
       [{ url: 'http://x.test/', format: 'gif' }, /^Bad Request: format must be one of/],
       [{ url: 'http://x.test/', device: 'nokia_3310' }, /^Bad Request: device must be one of/],

@@ -163,7 +163,11 @@ describe('webcap API verbs', () => {
       });
       expect(await webcap(['capture', pageUrl, '--format', 'gif', '-o', '/dev/null'])).toMatchObject({
         code: 2,
-        stderr: 'webcap: --format must be one of png, jpeg, jpg, webp, pdf\n',
+        stderr: 'webcap: --format must be one of png, jpeg, jpg, webp, avif, pdf\n',
+      });
+      expect(await webcap(['capture', pageUrl, '--pdf-scale', '3', '-o', '/dev/null'])).toMatchObject({
+        code: 2,
+        stderr: 'webcap: --pdf-scale must be <= 2\n',
       });
       expect(await webcap(['capture', pageUrl, '--viewport-width', 'wide', '-o', '/dev/null'])).toMatchObject(
         {
@@ -180,7 +184,9 @@ describe('webcap API verbs', () => {
       expect(unknown.stderr).toContain("error: unknown option '--nope'");
       const missing = await webcap(['capture']);
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toContain("error: missing required argument 'url'");
+      expect(missing.stderr).toBe(
+        'webcap: give the page: a URL, --html, --markdown, --html-file or --markdown-file\n',
+      );
       const dir = await webcap(['capture', pageUrl, '-o', '/nonexistent-dir/shot.png']);
       expect(dir).toMatchObject({
         code: 2,
@@ -209,6 +215,31 @@ describe('webcap API verbs', () => {
           html: expect.stringContaining('<h1>Webcap from the shell</h1>'),
         },
       });
+    });
+
+    it('--html-file and --markdown-file send a file as the page (in a POST body); a URL beside one is a 400', async () => {
+      const dir = tempDir();
+      const htmlFile = path.join(dir, 'page.html');
+      const markdownFile = path.join(dir, 'page.md');
+      fs.writeFileSync(htmlFile, `<h1>From a file</h1><p>${'padding '.repeat(4000)}</p>`);
+      fs.writeFileSync(markdownFile, '# Notes\n\n- one\n- two\n');
+      const html = await webcap(['content', '--html-file', htmlFile]);
+      expect(html.code, html.stderr).toBe(0);
+      expect(html.stdout.startsWith('# From a file\n')).toBe(true);
+      const markdown = await webcap(['content', '--markdown-file', markdownFile, '--json']);
+      expect(JSON.parse(markdown.stdout).data).toMatchObject({
+        url: 'http://webcap.invalid/',
+        metadata: { title: 'Notes' },
+        markdown: expect.stringContaining('- one\n- two'),
+      });
+      const both = await webcap(['content', pageUrl, '--markdown-file', markdownFile]);
+      expect(both.code).toBe(1);
+      expect(both.stderr).toContain('url and markdown were both given');
+      const unreadable = await webcap(['capture', '--html-file', path.join(dir, 'none.html'), '-o', '-']);
+      expect(unreadable.code).toBe(2);
+      expect(unreadable.stderr).toMatch(/^webcap: --html-file .*none\.html: ENOENT/);
+      const twice = await webcap(['content', '--html', '<p>x</p>', '--html-file', htmlFile]);
+      expect(twice).toMatchObject({ code: 2, stderr: 'webcap: --html and --html-file: give one of them\n' });
     });
 
     it('analyze answers every --field asked for, and refuses a reserved one before calling', async () => {
@@ -434,7 +465,8 @@ describe('webcap API verbs', () => {
       };
       const declared = (p: string) =>
         (doc.paths[p]?.get?.parameters ?? [])
-          .filter((param) => param.in === 'query' && param.name !== 'x_api_key')
+          // A verb sends its key in the header; signed links are `webcap sign`'s (docs/signed-links.md).
+          .filter((param) => param.in === 'query' && !['x_api_key', 'key_id', 'expires'].includes(param.name))
           .map((param) => param.name)
           .sort();
       expect(Object.keys(CAPTURE_FIELDS).sort()).toEqual(declared('/v1/capture'));

@@ -41,6 +41,12 @@ const GLOBEX_OWNER = { email: 'gina@globex.example', name: 'Gina Rossi', passwor
 const NEW_OWNER_PASSWORD = 'a new password for ana';
 
 // Each step waits on a browser, a render or the request log's batches: minutes on a loaded machine.
+/** The signing secret a dialog shows once. */
+async function secretShown(page: Page): Promise<string> {
+  const input = await page.waitForSelector('#signing-secret');
+  return (await input?.evaluate((element) => (element as HTMLInputElement).value)) ?? '';
+}
+
 describe('the console in a browser', () => {
   let fixture: FixtureServer;
   let holdSite: TestServer;
@@ -202,16 +208,33 @@ describe('the console in a browser', () => {
     const key = (await shown?.evaluate((input) => (input as HTMLInputElement).value)) ?? '';
     expect(key).toMatch(/^wc_test_/);
     keys.push(key);
+    const signingSecret = await secretShown(owner);
+    expect(signingSecret).toMatch(/^wcs_/);
     await shot(owner, 'key-created');
 
     await click(owner, 'I have copied it');
     await owner.waitForSelector('#new-key', { hidden: true });
     await owner.waitForSelector('tr[data-key-id]');
     expect(await pageTraces(owner)).not.toContain(key);
+    expect(await pageTraces(owner)).not.toContain(signingSecret);
     await owner.reload();
     await settled(owner);
     expect(await pageTraces(owner)).not.toContain(key);
+    expect(await pageTraces(owner)).not.toContain(signingSecret);
     await shot(owner, 'keys');
+
+    // Rotating the signing secret shows the new one once.
+    await click(owner, 'Rotate signing secret');
+    const rotated = await answerTo(owner, 'POST', '/signing-secret', () =>
+      click(owner, 'Rotate signing secret'),
+    );
+    expect(rotated.status()).toBe(200);
+    const newSecret = await secretShown(owner);
+    expect(newSecret).toMatch(/^wcs_/);
+    expect(newSecret).not.toBe(signingSecret);
+    await click(owner, 'I have copied it');
+    await owner.waitForSelector('#signing-secret', { hidden: true });
+    expect(await pageTraces(owner)).not.toContain(newSecret);
 
     // The key works as any key does.
     const usage = await fetch(url('/v1/usage'), { headers: { 'x-api-key': key } });

@@ -196,7 +196,9 @@ describe('the response contract of /openapi.json', () => {
   ): Case[] {
     const [method, url] = op.split(' ') as ['GET' | 'POST', string];
     const withKey = (key: string, extra: Record<string, string>): InjectOptions => {
-      const all = { ...params, ...extra, ...(generation === 'legacy' ? { access_key: key } : {}) };
+      // A page sent as html or markdown takes the place of url.
+      const source = 'html' in extra || 'markdown' in extra ? {} : params;
+      const all = { ...source, ...extra, ...(generation === 'legacy' ? { access_key: key } : {}) };
       const headers = generation === 'v1' ? v1(key) : {};
       return method === 'GET'
         ? { method, url, query: all, headers }
@@ -240,12 +242,18 @@ describe('the response contract of /openapi.json', () => {
         { response_type: 'json' },
         { response_type: 'base64', format: 'jpeg' },
       ]),
+      ...billableCases('POST /v1/capture', { url: page() }, 'v1', [
+        {},
+        { response_type: 'json' },
+        { html: '<p>sent</p>' },
+      ]),
       ...billableCases('GET /capture', { url: page() }, 'legacy'),
       ...billableCases('POST /capture', { url: page() }, 'legacy', [{}, { response_type: 'json' }]),
       ...billableCases('GET /v1/content', { url: page() }, 'v1', [
         {},
         { include_html: 'true', include_markdown: 'true' },
       ]),
+      ...billableCases('POST /v1/content', { url: page() }, 'v1', [{}, { markdown: '# sent' }]),
       ...billableCases('GET /content', { url: page() }, 'legacy'),
       ...billableCases('POST /content', { url: page() }, 'legacy'),
       ...billableCases('GET /v1/analyze', { url: page() }, 'v1', [
@@ -708,6 +716,16 @@ describe('the response contract of /openapi.json', () => {
         status: 404,
       },
       {
+        op: 'POST /admin/v1/keys/{id}/signing-secret',
+        request: () => ({ method: 'POST', url: `/admin/v1/keys/${keyId}/signing-secret`, headers: admin }),
+        status: 200,
+      },
+      {
+        op: 'POST /admin/v1/keys/{id}/signing-secret',
+        request: () => ({ method: 'POST', url: '/admin/v1/keys/nokey/signing-secret', headers: admin }),
+        status: 404,
+      },
+      {
         op: 'POST /admin/v1/keys/{id}/revoke',
         request: () => ({ method: 'POST', url: `/admin/v1/keys/${keyId}/revoke`, headers: admin }),
         status: 200,
@@ -716,6 +734,11 @@ describe('the response contract of /openapi.json', () => {
         op: 'POST /admin/v1/keys/{id}/revoke',
         request: () => ({ method: 'POST', url: '/admin/v1/keys/nokey/revoke', headers: admin }),
         status: 404,
+      },
+      {
+        op: 'POST /admin/v1/keys/{id}/signing-secret',
+        request: () => ({ method: 'POST', url: `/admin/v1/keys/${keyId}/signing-secret`, headers: admin }),
+        status: 409,
       },
     ];
     // Console users and the audit log (docs/console.md).
@@ -978,6 +1001,21 @@ describe('the response contract of /openapi.json', () => {
         request: () => ({
           method: 'POST',
           url: `/admin/v1/keys/${keyId}/revoke`,
+          headers: json,
+          payload: big(),
+        }),
+        status: 413,
+      },
+      {
+        op: 'POST /admin/v1/keys/{id}/signing-secret',
+        request: () => ({ method: 'POST', url: `/admin/v1/keys/${long}/signing-secret`, headers: admin }),
+        status: 400,
+      },
+      {
+        op: 'POST /admin/v1/keys/{id}/signing-secret',
+        request: () => ({
+          method: 'POST',
+          url: `/admin/v1/keys/${keyId}/signing-secret`,
           headers: json,
           payload: big(),
         }),

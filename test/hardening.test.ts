@@ -228,7 +228,7 @@ describe('hardening: hostile input through HTTP', () => {
   });
 
   it.each([
-    ['/v1/capture', 'GET'],
+    ['/v1/capture', 'GET, POST'],
     ['/capture', 'GET, POST'],
     ['/v1/website/crawler', 'GET'],
   ])('HEAD %s is refused with 405 and Allow, doing no work and billing nothing', async (path, allow) => {

@@ -113,9 +113,17 @@ describe('MCP over Streamable HTTP', () => {
         'job_status',
       ]);
       expect(JSON.stringify(tools).length).toBeLessThan(7000);
-      const capture = tools[0]?.inputSchema as { required: string[]; properties: Record<string, unknown> };
-      expect(capture.required).toEqual(['url']);
+      const capture = tools[0]?.inputSchema as { required?: string[]; properties: Record<string, unknown> };
+      // url, html or markdown: the request checks that exactly one is given, as on the routes.
+      expect(capture.required).toBeUndefined();
+      expect(Object.keys(capture.properties).slice(0, 4)).toEqual(['url', 'html', 'markdown', 'base_url']);
       expect(capture.properties.viewport_width).toEqual({ type: 'integer', minimum: 100, maximum: 3840 });
+      // The PDF and image options come from the request's own fields, bounds and enums kept.
+      expect(capture.properties.pdf_paper_format).toMatchObject({
+        enum: expect.arrayContaining(['a4', 'letter']),
+      });
+      expect(capture.properties.pdf_margin).toMatchObject({ maxLength: 12, pattern: expect.any(String) });
+      expect(capture.properties.format).toMatchObject({ enum: expect.arrayContaining(['avif']) });
     });
 
     it('capture: the hosted link, a downscaled JPEG preview, one unit billed and one request-log row', async () => {
@@ -175,6 +183,28 @@ describe('MCP over Streamable HTTP', () => {
       expect(imagesOf(result)).toEqual([]);
     });
 
+    it('capture with the PDF and image options: an A4 landscape PDF, a transparent AVIF', async () => {
+      const client = await connect({ authorization: `Bearer ${key}` });
+      const pdf = await call(client, 'capture', {
+        url: page('/small'),
+        format: 'pdf',
+        pdf_paper_format: 'a4',
+        pdf_landscape: true,
+        pdf_margin: '1cm',
+      });
+      expect(pdf.isError).toBeFalsy();
+      expect(textOf(pdf)).toMatch(/screenshot_url: \S+\.pdf/);
+      const avif = await call(client, 'capture', {
+        url: page('/small'),
+        format: 'avif',
+        omit_background: true,
+      });
+      expect(textOf(avif)).toMatch(/screenshot_url: \S+\.avif/);
+      const refused = await call(client, 'capture', { url: page('/small'), pdf_landscape: true });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('pdf_landscape needs format=pdf');
+    });
+
     it('content: Markdown cut at max_chars with a note, the next part read with offset, one unit per call', async () => {
       const client = await connect({ authorization: `Bearer ${key}` });
       const before = await used();
@@ -206,6 +236,24 @@ describe('MCP over Streamable HTTP', () => {
       expect(text).toContain('Contact us at hello@example.com.');
       expect(text).toContain('## Links');
       expect(text).not.toContain('[Characters');
+    });
+
+    it('content of a page sent as markdown, and the 400 for no page or two', async () => {
+      const client = await connect({ authorization: `Bearer ${key}` });
+      const text = textOf(
+        await call(client, 'content', { markdown: '# Sent by an agent\n\nHello *there*.' }),
+      );
+      expect(text).toContain('# Sent by an agent');
+      expect(text).toContain('Hello _there_.');
+      const none = await call(client, 'capture', {});
+      expect(none).toMatchObject({ isError: true });
+      expect(textOf(none)).toBe(
+        '400 Bad Request: url is required, or html or markdown instead (exactly one of them)',
+      );
+      const two = await call(client, 'analyze', { url: page('/small'), html: '<p>x</p>' });
+      expect(textOf(two)).toBe(
+        '400 Bad Request: url and html were both given; give exactly one of url, html, markdown',
+      );
     });
 
     it('analyze: the analysis as JSON, custom fields included', async () => {

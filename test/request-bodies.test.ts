@@ -141,7 +141,9 @@ describe('request bodies and connections at the HTTP edge', () => {
         '{"access_key":"wrong-key"}',
       );
       expect(headerRight.status).toBe(400);
-      expect(json(headerRight)).toEqual({ error: 'Bad Request: url is required' });
+      expect(json(headerRight)).toEqual({
+        error: 'Bad Request: url is required, or html or markdown instead (exactly one of them)',
+      });
       const headerWrong = await send(
         port,
         'POST',
@@ -158,7 +160,9 @@ describe('request bodies and connections at the HTTP edge', () => {
         JSON.stringify({ access_key: key }),
       );
       expect(bodyOnly.status).toBe(400);
-      expect(json(bodyOnly)).toEqual({ error: 'Bad Request: url is required' });
+      expect(json(bodyOnly)).toEqual({
+        error: 'Bad Request: url is required, or html or markdown instead (exactly one of them)',
+      });
     });
 
     it('a body nested deeper than 32 is a 400 naming the limit, whoever sends it', async () => {

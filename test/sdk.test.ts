@@ -143,6 +143,22 @@ describe('@webcap/sdk against the service', () => {
       expect(data.html).toBeUndefined();
     });
 
+    it('capture and content send a page of their own as a POST body, larger than a query string could carry', async () => {
+      const html = `<title>Sent</title><h1>Sent by the SDK</h1><p>${'word '.repeat(8000)}</p>`;
+      const shot = await client().capture({ html, viewport_width: 300, viewport_height: 200 });
+      expect(shot.kind).toBe('file');
+      if (shot.kind === 'file') expect(pngSize(shot.bytes)).toEqual([300, 200]);
+      const { data } = await client().content({
+        markdown: '# From Markdown\n\ntext',
+        include_markdown: true,
+      });
+      expect(data).toMatchObject({ url: 'http://webcap.invalid/', statusCode: 200 });
+      expect(data.metadata.title).toBe('From Markdown');
+      const job = await client().jobs.submit('content', { html });
+      const done = await client().jobs.wait(job.job_id, { pollMs: 50, timeoutMs: HANG_MS });
+      expect(done).toMatchObject({ status: 'completed', result: { data: { metadata: { title: 'Sent' } } } });
+    });
+
     it('analyze answers the analysis with the custom fields asked for, and the analyzer', async () => {
       const { data, analyzer } = await client().analyze({
         url: page(),

@@ -6,8 +6,9 @@ import { CLI_ACTOR } from '../src/admin/audit.js';
 import { giveBack, locksOf, takeSlots } from '../src/admin/sign-in-throttle.js';
 import { resetPassword } from '../src/admin/users.js';
 import { createAccount } from '../src/billing/accounts.js';
+import { keySecretSealer } from '../src/billing/signing-secrets.js';
 import { addUser, asBrowser, type Browser, browserOf, signIn } from './helpers/console.js';
-import { DIALECTS, tempDir } from './helpers/databases.js';
+import { DIALECTS, TEST_SERVICE_SECRET, tempDir } from './helpers/databases.js';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
@@ -50,6 +51,7 @@ describe.each(DIALECTS)('sign-in security on %s', (dialect) => {
     db: t.runtime.store.db,
     clock: () => new Date(),
     jobRetentionMs: 3_600_000,
+    keySecrets: keySecretSealer(TEST_SERVICE_SECRET),
     actor: CLI_ACTOR,
   });
 

@@ -41,6 +41,7 @@ export type AuditAction =
   | 'key.create'
   | 'key.update'
   | 'key.revoke'
+  | 'key.rotate_signing_secret'
   | 'webhook_secret.show'
   | 'webhook_secret.rotate'
   | 'job.cancel'

@@ -6,7 +6,7 @@ import { Nullable } from '../nullable.js';
 import type { WebhookSecret } from './accounts.js';
 import type { AuditEntry } from './audit.js';
 import type { AccountPack } from './balances.js';
-import type { CreatedKey } from './keys.js';
+import type { CreatedKey, RotatedSigningSecret } from './keys.js';
 import { type ConsoleUser, RoleSchema } from './users.js';
 
 /*
@@ -42,13 +42,28 @@ export const KeyJsonSchema = Type.Object({
   expires_at: Nullable(Type.String()),
   revoked_at: Nullable(Type.String()),
   quotas: KeyQuotasSchema,
+  signed_only: Type.Boolean({
+    description: "the key's plaintext is refused in a query string; signed links and the header are accepted",
+  }),
+  has_signing_secret: Type.Boolean({ description: 'whether the key can sign links (docs/signed-links.md)' }),
   created_at: Type.String(),
   updated_at: Type.String(),
+});
+
+const SigningSecret = Type.String({
+  description: "the key's secret for signed links (docs/signed-links.md); shown only in this answer",
 });
 
 export const CreatedKeyJsonSchema = Type.Object({
   ...KeyJsonSchema.properties,
   key: Type.String({ description: 'the API key; shown only in this answer' }),
+  signing_secret: SigningSecret,
+});
+
+/** A key with the signing secret just rotated in. */
+export const RotatedSigningSecretJsonSchema = Type.Object({
+  ...KeyJsonSchema.properties,
+  signing_secret: SigningSecret,
 });
 
 export const PackJsonSchema = Type.Object({
@@ -184,14 +199,23 @@ export function keyJson({ key, accountSlug }: KeyRecord): Static<typeof KeyJsonS
     expires_at: key.expiresAt,
     revoked_at: key.revokedAt,
     quotas: key.quotas,
+    signed_only: key.signedOnly,
+    has_signing_secret: key.hasSigningSecret,
     created_at: key.createdAt,
     updated_at: key.updatedAt,
   };
 }
 
-/** A new key: its record and, this once, the key. */
+/** A new key: its record and, this once, the key and its signing secret. */
 export function createdKeyJson(created: CreatedKey): Static<typeof CreatedKeyJsonSchema> {
-  return { ...keyJson(created), key: created.plaintext };
+  return { ...keyJson(created), key: created.plaintext, signing_secret: created.signingSecret };
+}
+
+/** A key and, this once, the signing secret just rotated in. */
+export function rotatedSigningSecretJson(
+  rotated: RotatedSigningSecret,
+): Static<typeof RotatedSigningSecretJsonSchema> {
+  return { ...keyJson(rotated), signing_secret: rotated.signingSecret };
 }
 
 export function packJson({ pack, accountSlug }: AccountPack): Static<typeof PackJsonSchema> {

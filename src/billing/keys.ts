@@ -31,6 +31,10 @@ export interface ApiKey {
   readonly expiresAt: string | null;
   readonly revokedAt: string | null;
   readonly quotas: KeyQuotas;
+  /** The key's plaintext is refused in a query string: only signed links and the header carry it. */
+  readonly signedOnly: boolean;
+  /** Whether the key has a signing secret (made with it, or rotated in since). */
+  readonly hasSigningSecret: boolean;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -49,6 +53,9 @@ export interface NewKey {
   readonly quotas?: Partial<KeyQuotas>;
   /** Use this key instead of a random one (the bootstrap key an operator sets). */
   readonly plaintext?: string;
+  readonly signedOnly?: boolean;
+  /** The key's signing secret, sealed (billing/signing-secrets.ts); none when absent. */
+  readonly sealedSigningSecret?: string;
 }
 
 export interface KeyPatch {
@@ -57,6 +64,7 @@ export interface KeyPatch {
   readonly active?: boolean;
   readonly expiresAt?: string | null;
   readonly quotas?: Partial<KeyQuotas>;
+  readonly signedOnly?: boolean;
 }
 
 export type KeyVerification =
@@ -77,7 +85,8 @@ export function generateKey(category: string): string {
   return `wc_${kind}_${randomBytes(24).toString('base64url')}`;
 }
 
-function fromKeyRow(row: ApiKeysTable): ApiKey {
+/** A key's record from its row; never its hash or its signing secret. */
+export function fromKeyRow(row: ApiKeysTable): ApiKey {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -93,6 +102,8 @@ function fromKeyRow(row: ApiKeysTable): ApiKey {
       weekly: row.quota_weekly,
       monthly: row.quota_monthly,
     },
+    signedOnly: row.signed_only === 1,
+    hasSigningSecret: row.signing_secret !== null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -150,6 +161,8 @@ export async function createKey(
     quota_monthly: input.quotas?.monthly ?? null,
     created_at: stamp,
     updated_at: stamp,
+    signing_secret: input.sealedSigningSecret ?? null,
+    signed_only: input.signedOnly === true ? 1 : 0,
   };
   await unlessTaken(() => db.insertInto('api_keys').values(row).execute(), 'that key is already in use');
   return { key: fromKeyRow(row), plaintext };
@@ -207,6 +220,7 @@ export async function updateKey(db: Db, id: string, patch: KeyPatch, now: Date):
   if (patch.alias !== undefined) changes.alias = patch.alias.trim();
   if (patch.category !== undefined) changes.category = patch.category;
   if (patch.active !== undefined) changes.active = patch.active ? 1 : 0;
+  if (patch.signedOnly !== undefined) changes.signed_only = patch.signedOnly ? 1 : 0;
   if (expiresAt !== undefined) changes.expires_at = expiresAt;
   const quotas = patch.quotas ?? {};
   if (quotas.total !== undefined) changes.quota_total = quotas.total;

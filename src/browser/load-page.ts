@@ -6,11 +6,13 @@ import { DEFAULT_VIEWPORT } from './chromium-args.js';
 import type { CookieBannerRemover } from './cookie-banners.js';
 import { applyDevice } from './devices.js';
 import { runActions } from './page-actions.js';
-import type { PageParams } from './page-params.js';
+import type { PageParams, PageSource } from './page-params.js';
 import { blockRequests, scrollThrough } from './page-setup.js';
+import { applyPageStyles } from './page-styles.js';
 import type { BrowserPool, Lease } from './pool.js';
 import { shapeRequests } from './request-shaping.js';
 import { checkSelectors, hideSelectors, type NamedSelector, waitForCss } from './selectors.js';
+import { serveDocument } from './serve-document.js';
 
 export interface PageDeps {
   readonly pool: BrowserPool;
@@ -22,6 +24,8 @@ export interface PageDeps {
   readonly navigationTimeoutMs: number;
   /** Scrolling stops at this many CSS pixels (and full-page captures with it). */
   readonly maxFullPageHeightPx: number;
+  /** A caller's Markdown as a whole HTML page with its stylesheet, rendered off the event loop. */
+  readonly markdownPage: (markdown: string) => Promise<string>;
 }
 
 /** A page loaded and prepared as asked, valid only inside the callback it is handed to. */
@@ -154,7 +158,15 @@ function namedSelectors(params: PageParams): NamedSelector[] {
   if (params.removeSelectors.length > 0) {
     named.push({ param: 'remove_selectors', selector: params.removeSelectors.join(',') });
   }
+  if (params.hideSelectors.length > 0) {
+    named.push({ param: 'hide_selectors', selector: params.hideSelectors.join(',') });
+  }
   return named;
+}
+
+/** The HTML of a caller's own page: as sent, or rendered from Markdown. */
+async function documentHtml(deps: PageDeps, source: PageSource): Promise<string> {
+  return 'html' in source ? source.html : deps.markdownPage(source.markdown);
 }
 
 /**
@@ -163,17 +175,21 @@ function namedSelectors(params: PageParams): NamedSelector[] {
  * emulated and shaped (user agent, headers and cookies for the target's origin, time zone...),
  * with blocking, ad and cookie-banner removal set up, navigated, waited on, scrolled
  * and cleaned as `params` ask; then handed to `use`, whose result is returned. The page is
- * closed when `use` settles, and the pool's render limit covers loading and use together.
+ * closed when `use` settles, and the pool's render limit covers loading and use together. A
+ * caller's own page (`params.document`) is made before a browser is taken, and answered as the
+ * main document of the navigation to `params.url`.
  */
 export async function withLoadedPage<T>(
   deps: PageDeps,
   params: PageParams,
   use: (loaded: LoadedPage) => Promise<T>,
 ): Promise<T> {
+  const html = params.document === undefined ? null : await documentHtml(deps, params.document);
   return deps.pool.run(params.proxy, async (lease) => {
     const { page } = lease;
     await emulate(lease, params);
     await shapeRequests(lease, params.url, params.device, params.shaping);
+    if (html !== null) await serveDocument(page, html);
     const adBlocker = params.removeAds ? await deps.adBlocker() : null;
     await adBlocker?.enable(page);
     await blockRequests(page, { resourceTypes: params.blockResources, urls: params.blockUrls });
@@ -185,6 +201,7 @@ export async function withLoadedPage<T>(
       await waitForCss(page, params.waitForSelector, 'wait_for_selector', deps.navigationTimeoutMs);
     }
     if (banners !== null) await banners.settled(COOKIE_BANNER_WAIT_MS);
+    await applyPageStyles(page, params.styles, params.hideSelectors);
     if (params.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, params.delayMs));
     if (params.scrollDurationMs !== null) {
       await scrollThrough(page, params.scrollDurationMs, deps.maxFullPageHeightPx);

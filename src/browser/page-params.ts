@@ -25,9 +25,27 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export const WAIT_EVENTS = ['domcontentloaded', 'load', 'networkidle0', 'networkidle2'] as const;
 export type WaitEvent = (typeof WAIT_EVENTS)[number];
 
+/**
+ * The address a caller's own page (html or markdown without base_url) is served at: `.invalid`
+ * never resolves (RFC 6761), so a request the page makes to it fails at the guard and reaches no
+ * network, while the page still has an http origin for its relative URLs.
+ */
+export const SYNTHETIC_ORIGIN = 'http://webcap.invalid/';
+
+/** A page the caller sends rather than names: its HTML, or Markdown that is rendered to HTML first. */
+export type PageSource = { readonly html: string } | { readonly markdown: string };
+
 export interface PageParams {
-  /** An http(s) URL already accepted by the edge check; the egress proxy checks every hop. */
+  /**
+   * An http(s) URL already accepted by the edge check; the egress proxy checks every hop. With a
+   * `document`, the address it is served at: the caller's base_url, or SYNTHETIC_ORIGIN.
+   */
   readonly url: string;
+  /**
+   * The caller's own page, answered as the main document at `url` instead of fetching it. Absent
+   * (not null) fetches `url`, so a URL call's parameters, and its result cache key, are as before.
+   */
+  readonly document?: PageSource;
   readonly device: DeviceName | null;
   /** Null keeps the device's size, or 1280 × 1024 without a device. */
   readonly viewportWidth: number | null;
@@ -53,6 +71,10 @@ export interface PageParams {
    * out of it (its HTML, text and links).
    */
   readonly removal: 'hide' | 'remove';
+  /** The caller's CSS, adopted by the document after the waits (page-styles.ts); null for none. */
+  readonly styles: string | null;
+  /** Made invisible (`visibility: hidden`), their layout kept, after the waits. */
+  readonly hideSelectors: readonly string[];
   /** A caller's proxy, chained behind the egress proxy. */
   readonly proxy: UpstreamProxy | null;
   /**

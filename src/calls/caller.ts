@@ -1,5 +1,5 @@
 import type { KeyCache } from '../billing/key-cache.js';
-import type { KeyVerification } from '../billing/keys.js';
+import { checkKey, type FoundKey, type KeyVerification } from '../billing/keys.js';
 import { WebcapError } from '../errors.js';
 import type { Caller } from './metering.js';
 
@@ -37,4 +37,9 @@ export async function callerOfKeyId(
   now: Date,
 ): Promise<Caller> {
   return callerOfVerdict(await keys.verifyId(keyId, accountId, now));
+}
+
+/** The caller a key found by other means (a signed link's key_id) stands for at `now`, checked as a presented key is. */
+export function callerOfFoundKey(found: FoundKey, now: Date): Caller {
+  return callerOfVerdict(checkKey(found, now));
 }

@@ -3,7 +3,7 @@ import type { CaptureParams, CaptureResult } from '../engines/capture/params.js'
 import type { StoredBlob } from '../store/blobs.js';
 import { type CachedOutcome, cachedCall } from './cached-call.js';
 import { bytesAreTheAnswer, type CaptureJson, type Delivery, deliver } from './delivery.js';
-import type { CallDeps } from './deps.js';
+import { type CallDeps, checkPage } from './deps.js';
 import type { Caller } from './metering.js';
 
 /** A capture's result and what the caller gets: the bytes themselves (body null) or the JSON body. */
@@ -30,8 +30,7 @@ function fromCache(hit: StoredBlob, params: CaptureParams): CaptureResult {
 export async function checkCapture(deps: CallDeps, params: CaptureParams, delivery: Delivery): Promise<void> {
   const endpoint = delivery.s3?.endpoint ?? null;
   if (endpoint !== null) await deps.guard.checkTarget(endpoint, 'storage_endpoint');
-  await deps.guard.checkTarget(params.url, 'url');
-  if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
+  await checkPage(deps, params);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { type PageSource, SYNTHETIC_ORIGIN } from '../browser/page-params.js';
 import type { AnalyzeDeps } from '../engines/analyze/analyze.js';
 import type { CaptureDeps } from '../engines/capture/capture.js';
 import type { ContentDeps } from '../engines/content/content.js';
@@ -21,11 +22,19 @@ export interface CallDeps {
   readonly s3UploadTimeoutMs: number;
 }
 
-/** Refuses a page call's target and proxy before anything is reserved. */
-export async function checkPage(
-  deps: CallDeps,
-  params: { readonly url: string; readonly proxy: UpstreamProxy | null },
-): Promise<void> {
-  await deps.guard.checkTarget(params.url, 'url');
+/** What a page call is checked on: where its page comes from and the caller's proxy. */
+interface PageTarget {
+  readonly url: string;
+  readonly document?: PageSource;
+  readonly proxy: UpstreamProxy | null;
+}
+
+/**
+ * Refuses a page call's target and proxy before anything is reserved. A caller's own page is
+ * served at its base_url, checked as a target is; the synthetic origin never reaches the network.
+ */
+export async function checkPage(deps: CallDeps, params: PageTarget): Promise<void> {
+  if (params.document === undefined) await deps.guard.checkTarget(params.url, 'url');
+  else if (params.url !== SYNTHETIC_ORIGIN) await deps.guard.checkTarget(params.url, 'base_url');
   if (params.proxy !== null) await deps.guard.checkUpstream(params.proxy);
 }

@@ -31,16 +31,21 @@ const PARAMS: CaptureParams = {
   waitUntil: ['load'],
   waitForSelector: null,
   proxy: null,
+  styles: null,
+  hideSelectors: [],
+  pdf: null,
+  omitBackground: false,
+  clip: null,
 };
 
 describe('cacheKey', () => {
   it('is the SHA-256 hex of the key version, the engine, the account and the parameters in canonical JSON', () => {
     // Written out by hand: a change here orphans every entry already cached (bump KEY_VERSION then).
     const canonical =
-      '{"blockResources":["image","font"],"blockUrls":[],"delayMs":0,"device":null,"format":"png",' +
-      '"fullPage":false,"fullPageScroll":false,"fullPageScrollDurationMs":400,"imageQuality":80,' +
-      '"proxy":null,"removeAds":false,"removeCookieBanners":false,"removeSelectors":[],"scaleFactor":null,' +
-      '"selector":null,"url":"https://example.com/","viewportHeight":1024,"viewportWidth":1280,' +
+      '{"blockResources":["image","font"],"blockUrls":[],"clip":null,"delayMs":0,"device":null,"format":"png",' +
+      '"fullPage":false,"fullPageScroll":false,"fullPageScrollDurationMs":400,"hideSelectors":[],"imageQuality":80,' +
+      '"omitBackground":false,"pdf":null,"proxy":null,"removeAds":false,"removeCookieBanners":false,"removeSelectors":[],' +
+      '"scaleFactor":null,"selector":null,"styles":null,"url":"https://example.com/","viewportHeight":1024,"viewportWidth":1280,' +
       '"waitForSelector":null,"waitUntil":["load"]}';
     const expected = createHash('sha256')
       .update(`webcap-cache:v2\n"capture"\n"acc_1"\n${canonical}`)
@@ -49,9 +54,9 @@ describe('cacheKey', () => {
   });
 
   it('does not depend on the order of parameters, at any depth', () => {
-    const reordered = Object.fromEntries(Object.entries({ ...PARAMS, clip: { x: 1, y: 2 } }).reverse());
+    const reordered = Object.fromEntries(Object.entries({ ...PARAMS, region: { x: 1, y: 2 } }).reverse());
     expect(cacheKey('capture', 'acc_1', reordered)).toBe(
-      cacheKey('capture', 'acc_1', { ...PARAMS, clip: { y: 2, x: 1 } }),
+      cacheKey('capture', 'acc_1', { ...PARAMS, region: { y: 2, x: 1 } }),
     );
   });
 
@@ -63,6 +68,8 @@ describe('cacheKey', () => {
     ['blockResources', ['font', 'image']],
     ['proxy', { protocol: 'http:', host: 'proxy.example', port: 8080, username: 'u', password: 'p' }],
     ['device', 'iphone_14_pro'],
+    ['document', { html: '<p>sent</p>' }],
+    ['document', { markdown: '<p>sent</p>' }],
   ])('differs when a rendering parameter differs: %s', (name, value) => {
     expect(cacheKey('capture', 'acc_1', { ...PARAMS, [name]: value })).not.toBe(
       cacheKey('capture', 'acc_1', PARAMS),
@@ -97,7 +104,7 @@ describe('cacheKey', () => {
   });
 
   it('tells null from a missing parameter and from the text "null"', () => {
-    const keys = [{ clip: null }, {}, { clip: 'null' }].map((extra) =>
+    const keys = [{ region: null }, {}, { region: 'null' }].map((extra) =>
       cacheKey('capture', 'a', { ...PARAMS, ...extra }),
     );
     expect(new Set(keys).size).toBe(3);

@@ -38,6 +38,7 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'image/webp': 'webp',
+  'image/avif': 'avif',
   'application/pdf': 'pdf',
 };
 

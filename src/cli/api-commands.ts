@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   AnalyzeParams,
@@ -29,12 +29,20 @@ import {
 import { EXIT, exitCodeOfStatus } from './exit-codes.js';
 import type { CliOutput } from './program.js';
 
-/** The options of a call verb: its client options, its fields, -o, --async. */
+/** The options of a call verb: its client options, its fields, -o, --async, the page files. */
 interface CallOptions extends ClientOptions {
   readonly output?: string;
   readonly async?: boolean;
   readonly field?: readonly string[];
+  readonly htmlFile?: string;
+  readonly markdownFile?: string;
 }
+
+/** The options that send a file's text as the page, for the verbs that take html and markdown. */
+const PAGE_FILES = [
+  { option: 'htmlFile', flag: '--html-file', field: 'html' },
+  { option: 'markdownFile', flag: '--markdown-file', field: 'markdown' },
+] as const;
 
 /** The fields a verb sets itself rather than offer as options. */
 const NOT_OPTIONS = ['x_api_key', 'is_async'];
@@ -44,7 +52,15 @@ const NOT_OPTIONS = ['x_api_key', 'is_async'];
  * endpoint's schema (but `positional` and NOT_OPTIONS), the client options and --async.
  */
 function callCommand(name: string, description: string, fields: Fields, positional: string): Command {
-  const command = new Command(name).description(description).argument('<url>', 'the page (http or https)');
+  const command = new Command(name).description(description);
+  if ('html' in fields) {
+    command.argument('[url]', 'the page (http or https); or send one with --html-file, --markdown-file');
+    for (const { flag, field } of PAGE_FILES) {
+      command.addOption(new Option(`${flag} <path>`, `send the file's text as the page (${field})`));
+    }
+  } else {
+    command.argument('<url>', 'the page (http or https)');
+  }
   addFieldOptions(command, fields, [positional, ...NOT_OPTIONS]);
   addClientOptions(command);
   return command.addOption(
@@ -52,14 +68,40 @@ function callCommand(name: string, description: string, fields: Fields, position
   );
 }
 
-/** The call's parameters from the verb's URL argument and options, checked by the endpoint's schema. */
-function parametersOf(fields: Fields, positional: string, url: string, options: CallOptions): CallParameters {
-  return callParameters(
-    fields,
-    options as Record<string, unknown>,
-    { [positional]: url },
-    { [positional]: 'URL' },
-  );
+/** A page file's text; a file that cannot be read is a usage error naming its option. */
+async function pageFile(flag: string, file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${flag} ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * The call's parameters from the verb's URL argument, its page files and options, checked by the
+ * endpoint's schema; a verb that takes html and markdown needs a URL or one of them.
+ */
+async function parametersOf(
+  fields: Fields,
+  positional: string,
+  url: string | undefined,
+  options: CallOptions,
+): Promise<CallParameters> {
+  const given: Record<string, string> = url === undefined ? {} : { [positional]: url };
+  const shown: Record<string, string> = { [positional]: 'URL' };
+  const raw = options as Record<string, unknown>;
+  for (const { option, flag, field } of PAGE_FILES) {
+    const file = options[option];
+    if (file === undefined) continue;
+    if (raw[field] !== undefined) throw new UsageError(`--${field} and ${flag}: give one of them`);
+    given[field] = await pageFile(flag, file);
+    shown[field] = flag;
+  }
+  const sources = ['url', 'html', 'markdown'];
+  if ('html' in fields && !sources.some((name) => name in given || raw[name] !== undefined)) {
+    throw new UsageError('give the page: a URL, --html, --markdown, --html-file or --markdown-file');
+  }
+  return callParameters(fields, raw, given, shown);
 }
 
 function describeJob(job: JobRecord): string {
@@ -129,9 +171,9 @@ function captureCommand(output: CliOutput): Command {
       'after',
       '\nWithout -o the bytes go to stdout, unless it is a terminal. --json without -o asks for the JSON\nanswer (response_type=json, a hosted screenshot_url); with -o it prints what was written, as JSON.',
     )
-    .action(async (url: string, options: CallOptions) => {
+    .action(async (url: string | undefined, options: CallOptions) => {
       const session = sessionOf(options, output);
-      const params = parametersOf(CAPTURE_FIELDS, 'url', url, options);
+      const params = await parametersOf(CAPTURE_FIELDS, 'url', url, options);
       if (options.async === true && options.output !== undefined) {
         throw new UsageError('-o is for the file itself; a job answers JSON: use jobs wait --json');
       }
@@ -176,9 +218,9 @@ function contentCommand(output: CliOutput): Command {
     "a page's Markdown (GET /v1/content); --json for the whole answer: metadata, links, as asked HTML and sitemap",
     CONTENT_FIELDS,
     'url',
-  ).action(async (url: string, options: CallOptions) => {
+  ).action(async (url: string | undefined, options: CallOptions) => {
     const session = sessionOf(options, output);
-    const params = parametersOf(CONTENT_FIELDS, 'url', url, options);
+    const params = await parametersOf(CONTENT_FIELDS, 'url', url, options);
     // Markdown is what the verb prints; --no-include-markdown leaves it out of the answer.
     params.include_markdown ??= true;
     if (await submitted(session, 'content', params, options.async)) return;
@@ -218,9 +260,9 @@ function analyzeCommand(output: CliOutput): Command {
         'an extra field of the answer (custom_response); may be repeated',
       ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
     )
-    .action(async (url: string, options: CallOptions) => {
+    .action(async (url: string | undefined, options: CallOptions) => {
       const session = sessionOf(options, output);
-      const params = parametersOf(ANALYZE_FIELDS, 'url', url, options);
+      const params = await parametersOf(ANALYZE_FIELDS, 'url', url, options);
       const custom = customFields(options.field);
       const body = { ...params, ...(custom === undefined ? {} : { custom_response: custom }) };
       if (await submitted(session, 'analyze', body, options.async)) return;
@@ -243,9 +285,9 @@ function crawlerCommand(output: CliOutput): Command {
     "a page's raw response without rendering (GET /v1/website/crawler); --return-page-source prints its HTML",
     CRAWLER_FIELDS,
     'query',
-  ).action(async (url: string, options: CallOptions) => {
+  ).action(async (url: string | undefined, options: CallOptions) => {
     const session = sessionOf(options, output);
-    const params = parametersOf(CRAWLER_FIELDS, 'query', url, options);
+    const params = await parametersOf(CRAWLER_FIELDS, 'query', url, options);
     if (await submitted(session, 'crawl', params, options.async)) return;
     const result = await calling(session, 'crawl', () => session.client.crawl(params as CrawlParams));
     if (result.kind === 'html') {

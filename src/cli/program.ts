@@ -9,6 +9,7 @@ import { CallFailure, UsageError } from './cli-errors.js';
 import { doctorCommand } from './doctor.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { mcpCommand } from './mcp.js';
+import { signCommands } from './sign.js';
 
 /** Where the program writes: process.stdout and process.stderr in the process, buffers in tests. */
 export interface CliOutput {
@@ -66,6 +67,7 @@ export function webcapProgram(config: () => Config, output: CliOutput): Command 
   program.addCommand(adminCommand(config, output.stdout, output.stdin));
   program.addCommand(doctorCommand(config, output.stdout));
   for (const command of apiCommands(output)) program.addCommand(command);
+  program.addCommand(signCommands(output));
   program.addCommand(mcpCommand(config, output.env ?? {}));
   // Set on each command: commander copies them only to commands made with .command() afterwards,
   // and the admin commands are made apart.

@@ -64,6 +64,9 @@ export const KeyCreate = Type.Object(
     category: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
     expires: Type.Optional(Nullable(IsoDate)),
     quotas: Type.Optional(Quotas),
+    signed_only: Type.Optional(
+      Type.Boolean({ description: "refuse the key's plaintext in a query string (docs/signed-links.md)" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -75,6 +78,9 @@ export const KeyUpdate = Type.Object(
     active: Type.Optional(Type.Boolean()),
     expires: Type.Optional(Nullable(IsoDate)),
     quotas: Type.Optional(Quotas),
+    signed_only: Type.Optional(
+      Type.Boolean({ description: "refuse the key's plaintext in a query string (docs/signed-links.md)" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -157,5 +163,6 @@ export function keyPatchOf(body: Static<typeof KeyUpdate>): KeyPatch {
     active: body.active,
     expiresAt: body.expires,
     quotas: body.quotas,
+    signedOnly: body.signed_only,
   };
 }

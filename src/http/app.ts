@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ConsoleSessions } from '../admin/sessions.js';
+import { findSigningKey, keySecretSealer } from '../billing/signing-secrets.js';
 import { WebcapError } from '../errors.js';
 import type { TrustProxy } from '../net/trust-proxy.js';
 import { RequestCatalog } from '../stats/catalog.js';
@@ -106,11 +107,18 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
     signingSecret: deps.signingSecret,
     adminToken: deps.config.adminToken,
   });
-  const auth: AuthDeps = { keys: deps.keys, clock: deps.clock, playground: playgroundCaller(deps, sessions) };
+  const auth: AuthDeps = {
+    keys: deps.keys,
+    clock: deps.clock,
+    playground: playgroundCaller(deps, sessions),
+    signingKey: (id) => findSigningKey(deps.store.db, id),
+    keySecrets: keySecretSealer(deps.signingSecret),
+  };
   if (deps.config.maxConnectionsPerClient > 0) {
     capConnectionsPerClient(app.server, deps.config.maxConnectionsPerClient);
   }
   app.decorateRequest('auth', null);
+  app.decorateRequest('signedLink', null);
   app.decorateRequest('billed', false);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -175,6 +183,13 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
           apiKeyQuery: { type: 'apiKey', in: 'query', name: 'x_api_key' },
           legacyKey: { type: 'apiKey', in: 'query', name: 'access_key' },
+          signedLink: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'signature',
+            description:
+              'A signed link (GET /v1/capture, /v1/content, /v1/analyze): key_id, expires and signature, the HMAC-SHA256 of the canonical query under the key signing secret; see docs/signed-links.md',
+          },
           adminToken: { type: 'http', scheme: 'bearer' },
         },
       },

@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { KeyCache } from '../billing/key-cache.js';
 import { callerOfKey } from '../calls/caller.js';
 import type { Caller } from '../calls/metering.js';
-import type { Clock } from '../clock.js';
 import { WebcapError } from '../errors.js';
+import { isSignedLink, type SignedLinkDeps, signedLinkCaller } from './signed-links.js';
 
 /** Which generation of the interface a route belongs to: it decides where the key is read from. */
 export type ApiGeneration = 'v1' | 'legacy' | 'any';
@@ -35,6 +35,32 @@ function field(container: unknown, name: string): string | undefined {
     : undefined;
 }
 
+/** A presented key and whether it came in the query string (where a signed-only key is refused). */
+interface Presented {
+  readonly key: string | undefined;
+  readonly inQuery: boolean;
+}
+
+function presented(request: FastifyRequest, generation: ApiGeneration, body: unknown): Presented {
+  const v1 = (): Presented => {
+    const header = firstString(request.headers['x-api-key']);
+    if (header !== undefined) return { key: header, inQuery: false };
+    const query = field(request.query, 'x_api_key');
+    return { key: query, inQuery: query !== undefined };
+  };
+  if (generation === 'v1') return v1();
+  if (generation === 'any') {
+    const first = v1();
+    return first.key !== undefined ? first : presented(request, 'legacy', body);
+  }
+  const query = field(request.query, 'access_key');
+  if (query !== undefined) return { key: query, inQuery: true };
+  return {
+    key: firstString(request.headers['x-access-key']) ?? field(body, 'access_key'),
+    inQuery: false,
+  };
+}
+
 /**
  * The key a request presents (spec "Authentication"): v1 takes the header x-api-key or the
  * query x_api_key; the earlier endpoints take access_key in the query, x-access-key, or
@@ -46,14 +72,7 @@ export function presentedKey(
   generation: ApiGeneration,
   body: unknown = request.body,
 ): string | undefined {
-  const v1 = () => firstString(request.headers['x-api-key']) ?? field(request.query, 'x_api_key');
-  if (generation === 'v1') return v1();
-  if (generation === 'any') return v1() ?? presentedKey(request, 'legacy', body);
-  return (
-    field(request.query, 'access_key') ??
-    firstString(request.headers['x-access-key']) ??
-    field(body, 'access_key')
-  );
+  return presented(request, generation, body).key;
 }
 
 /** The header the console's playground names one of its account's keys with, by id (docs/console.md). */
@@ -84,10 +103,9 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.auth;
 }
 
-/** What the key check needs: the keys, the time, and the console session check of a playground call. */
-export interface AuthDeps {
+/** What the key check needs: the keys, the time, signed links' keys, and the console session check of a playground call. */
+export interface AuthDeps extends SignedLinkDeps {
   readonly keys: KeyCache;
-  readonly clock: Clock;
   /**
    * The caller of a playground call naming `keyId` (http/console/playground.ts): the request's
    * console session (with its CSRF token) for the key's account, then callerOfKeyId.
@@ -95,9 +113,15 @@ export interface AuthDeps {
   readonly playground: (request: FastifyRequest, keyId: string) => Promise<Caller>;
 }
 
+const SIGNED_ONLY = new WebcapError(
+  'forbidden',
+  'this key is taken in a query string only in a signed link (docs/signed-links.md); send it in the X-API-Key header, or sign the link',
+);
+
 /**
  * Resolves the request's key to its account, or throws the 401/403 the spec gives: the key the
- * request presents, or, on a playground call, the key its console session names by id.
+ * request presents, on a v1 call a signed link's key (http/signed-links.ts), or, on a playground
+ * call, the key its console session names by id. A signed-only key is refused in a query string.
  */
 export async function authenticate(
   deps: AuthDeps,
@@ -106,5 +130,11 @@ export async function authenticate(
 ): Promise<AuthContext> {
   const keyId = consoleKeyOf(request);
   if (keyId !== undefined) return deps.playground(request, keyId);
-  return callerOfKey(deps.keys, presentedKey(request, generation), deps.clock());
+  if (request.routeOptions.config.signedLinks === true && isSignedLink(request)) {
+    return signedLinkCaller(deps, request);
+  }
+  const { key, inQuery } = presented(request, generation, request.body);
+  const caller = await callerOfKey(deps.keys, key, deps.clock());
+  if (inQuery && caller.key.signedOnly) throw SIGNED_ONLY;
+  return caller;
 }

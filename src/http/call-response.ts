@@ -6,6 +6,7 @@ import { invalidParam } from '../errors.js';
 import { type AsyncInput, wantsAsync } from '../requests/common-fields.js';
 import { callerOf } from './auth.js';
 import type { AppDeps } from './deps.js';
+import { signedCaching } from './signed-links.js';
 
 /** Where hosted files are linked from: PUBLIC_BASE_URL, else the address the request came to. */
 export function baseUrlOf(deps: AppDeps, request: FastifyRequest): string {
@@ -51,6 +52,19 @@ async function sendJob(
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The result cache's TTL of a call, null when it keeps none. */
+function cacheTtlOf(spec: CallSpec): number | null {
+  switch (spec.engine) {
+    case 'capture':
+      return spec.delivery.cache?.ttlSeconds ?? null;
+    case 'content':
+    case 'analyze':
+      return spec.cache?.ttlSeconds ?? null;
+    case 'website-crawler':
+      return null;
+  }
+}
+
 /**
  * Answers a billable call: as a job (is_async=true, 202), or run now and sent in the form its
  * endpoint answers: a capture's bytes or its JSON body, a JSON result in `{success, data}`, the
@@ -63,22 +77,37 @@ export async function answerCall(
   input: AsyncInput,
   spec: CallSpec,
 ): Promise<FastifyReply> {
-  if (wantsAsync(input)) return sendJob(deps, request, reply, asJob(spec), input);
+  const link = request.signedLink;
+  if (wantsAsync(input)) {
+    // A job is polled, and its result fetched, with a key: a page embedding a link has none.
+    if (link !== null) throw invalidParam('is_async', 'is not taken by a signed link: it answers at once');
+    return sendJob(deps, request, reply, asJob(spec), input);
+  }
   const done = await performCall(deps.calls, callerOf(request), spec);
   request.billed = done.outcome.billed;
   if (done.outcome.cache !== null) reply.header('x-webcap-cache', done.outcome.cache);
+  // A signed link's answer may be kept by browsers and CDNs, and revalidated with its ETag.
+  const send = (payload: Uint8Array | object): FastifyReply => {
+    if (link === null) return reply.send(payload);
+    const bytes = payload instanceof Uint8Array ? payload : JSON.stringify(payload);
+    const caching = { cacheTtlSeconds: cacheTtlOf(spec), fileUrlTtlSeconds: deps.config.fileUrlTtlSeconds };
+    const fresh = signedCaching(request, reply, link, { ...caching, now: deps.clock() }, bytes);
+    return fresh ? reply.code(304).send() : reply.send(payload);
+  };
   switch (done.engine) {
     case 'capture': {
       const { result, body } = done.outcome.value;
       // One header, the warnings joined: they are the service's own sentences, without '; ' or line breaks.
       if (result.warnings.length > 0) reply.header('x-webcap-warning', result.warnings.join('; '));
-      if (body !== null) return reply.send(body);
-      return reply.type(result.contentType).send(result.bytes);
+      if (body !== null) return send(body);
+      reply.type(result.contentType);
+      return send(result.bytes);
     }
     case 'content':
     case 'analyze':
       // Already JSON (a cache hit is sent as stored): wrapped, not serialized again.
-      return reply.type(JSON_TYPE).send(enveloped(done.outcome.value));
+      reply.type(JSON_TYPE);
+      return send(enveloped(done.outcome.value));
     case 'website-crawler': {
       const result = done.outcome.value;
       if (done.pageSource) {

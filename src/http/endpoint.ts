@@ -1,13 +1,17 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Static, TSchema } from 'typebox';
+import type { Static, TObject, TSchema } from 'typebox';
 import type { ApiGeneration } from './auth.js';
 import { errors } from './responses/errors.js';
+import { withSignedLinkFields } from './signed-links.js';
 
 /** Where each API generation's key may be sent (the OpenAPI security requirement). */
 const SECURITY: Readonly<Record<'v1' | 'legacy', Record<string, string[]>[]>> = {
   v1: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
   legacy: [{ legacyKey: [] }],
 };
+
+/** A GET that takes signed links may instead carry one (docs/signed-links.md). */
+const SIGNED_LINK_SECURITY = [...SECURITY.v1, { signedLink: [] }];
 
 /** One endpoint: its parameters' schema, declared responses and handler, for one or both methods. */
 export interface Endpoint<P extends TSchema> {
@@ -22,21 +26,44 @@ export interface Endpoint<P extends TSchema> {
   readonly tags: readonly string[];
   readonly summary: string;
   readonly params: P;
+  /** Its GET also takes signed links: key_id, expires and signature in the query instead of a key. */
+  readonly signedLinks?: boolean;
   /** The responses of both methods; POST adds its 413, a body over BODY_LIMIT_BYTES (GET has no body). */
   readonly response: Readonly<Record<number, unknown>>;
   readonly handler: (input: Static<P>, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
 /**
+ * The body schema of a v1 endpoint: its parameters without x_api_key. A v1 key is read from the
+ * X-API-Key header or the query string before the body is (http/auth.ts), so a key in a body
+ * would be ignored: it is refused as an unknown parameter instead, and the document says so.
+ */
+function bodyParams<P extends TSchema>(params: P, auth: ApiGeneration): P {
+  const properties = (params as { properties?: Record<string, unknown> }).properties;
+  if (auth !== 'v1' || properties === undefined || !('x_api_key' in properties)) return params;
+  const { x_api_key: _key, ...rest } = properties;
+  return { ...params, properties: rest };
+}
+
+/**
  * The plugin that registers an endpoint under each of its methods, validated against the same
- * schema (querystring for GET, body for POST), so that a GET/POST pair cannot drift apart.
+ * schema (querystring for GET, body for POST, where a v1 key has no place), so that a GET/POST
+ * pair cannot drift apart.
  */
 export function endpoint<P extends TSchema>(def: Endpoint<P>): FastifyPluginAsync {
   const security = def.auth === 'any' ? undefined : SECURITY[def.auth];
-  const config = { auth: def.auth, engine: def.engine, ...(def.billable ? { billable: true as const } : {}) };
+  const config = {
+    auth: def.auth,
+    engine: def.engine,
+    ...(def.billable ? { billable: true as const } : {}),
+    // On every method, so that a POST carrying a signature is told that only GET takes one.
+    ...(def.signedLinks === true ? { signedLinks: true as const } : {}),
+  };
   return async (app) => {
     for (const method of def.methods) {
       const source = method === 'GET' ? 'querystring' : 'body';
+      const signed = method === 'GET' && def.signedLinks === true;
+      const methodSecurity = signed ? SIGNED_LINK_SECURITY : security;
       app.route({
         method,
         url: def.url,
@@ -44,8 +71,12 @@ export function endpoint<P extends TSchema>(def: Endpoint<P>): FastifyPluginAsyn
         schema: {
           tags: [...def.tags],
           summary: def.summary,
-          ...(security === undefined ? {} : { security }),
-          [source]: def.params,
+          ...(methodSecurity === undefined ? {} : { security: methodSecurity }),
+          [source]: signed
+            ? withSignedLinkFields(def.params as unknown as TObject)
+            : method === 'GET'
+              ? def.params
+              : bodyParams(def.params, def.auth),
           response: method === 'POST' ? { ...def.response, ...errors(413) } : def.response,
         },
         // Validated against `params` before the handler runs.

@@ -12,8 +12,9 @@ export class Sealer {
   private readonly key: Buffer;
   private readonly hashKey: Buffer;
 
-  constructor(secret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', secret, 'webcap', 'job parameters', 32));
+  /** `purpose` keeps each use's key apart: a value sealed for one cannot be opened as another's. */
+  constructor(secret: string, purpose = 'job parameters') {
+    this.key = Buffer.from(hkdfSync('sha256', secret, 'webcap', purpose, 32));
     this.hashKey = Buffer.from(hkdfSync('sha256', secret, 'webcap', 'job parameter hash', 32));
   }
 

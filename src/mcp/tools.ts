@@ -5,6 +5,8 @@ import { invalidParam } from '../errors.js';
 import { analyzeFields } from '../requests/analyze.js';
 import { captureFields } from '../requests/capture.js';
 import { pageFields } from '../requests/page.js';
+import { pageSourceFields } from '../requests/page-source.js';
+import { pdfFields } from '../requests/pdf.js';
 import {
   HeadersSchema,
   SHAPING_LIMITS,
@@ -62,8 +64,18 @@ const shapingArgs = {
   media_type: optional(shaping.media_type),
 };
 
+/** Where the page comes from: exactly one of url, html, markdown (checked by the request, as on the routes). */
+const source = {
+  url: optional(pageSourceFields.url, 'http(s) URL; or give html or markdown'),
+  html: optional(pageSourceFields.html, 'the page itself, instead of url'),
+  markdown: optional(pageSourceFields.markdown, 'the page as Markdown, instead of url'),
+  base_url: optional(
+    pageSourceFields.base_url,
+    'where html or markdown is served: relative links resolve against it',
+  ),
+};
 const page = {
-  url: field(pageFields.url, 'http(s) URL'),
+  ...source,
   wait_for_selector: optional(pageFields.wait_for_selector),
   delay: optional(pageFields.delay, 'seconds to wait'),
   remove_selectors: optional(pageFields.remove_selectors, 'comma-separated CSS'),
@@ -73,12 +85,19 @@ const page = {
 export const CaptureTool = Type.Object(
   {
     ...page,
-    format: Type.Optional(Type.Enum(['png', 'jpeg', 'webp', 'pdf'])),
+    format: Type.Optional(Type.Enum(['png', 'jpeg', 'webp', 'avif', 'pdf'])),
     full_page: Bool(),
     device: optional(captureFields.device),
     viewport_width: optional(captureFields.viewport_width),
     viewport_height: optional(captureFields.viewport_height),
     selector: optional(captureFields.selector, 'capture one element'),
+    omit_background: Bool('transparent background'),
+    styles: optional(pageFields.styles, 'CSS to apply'),
+    hide_selectors: optional(pageFields.hide_selectors, 'comma-separated CSS, layout kept'),
+    pdf_paper_format: optional(pdfFields.pdf_paper_format),
+    pdf_landscape: Bool(),
+    pdf_margin: optional(pdfFields.pdf_margin, 'e.g. 1cm'),
+    pdf_fit_one_page: Bool(),
     remove_ads: Bool(),
     cache: Bool(),
     async,
@@ -99,7 +118,7 @@ export const ContentTool = Type.Object(
 
 export const AnalyzeTool = Type.Object(
   {
-    url: page.url,
+    ...source,
     ...shapingArgs,
     custom_response: Type.Optional(
       Type.Record(Type.String({ maxLength: CUSTOM_LIMITS.nameChars }), Type.String(), {
@@ -116,7 +135,7 @@ export const AnalyzeTool = Type.Object(
 
 export const CrawlerTool = Type.Object(
   {
-    url: page.url,
+    url: Type.String({ minLength: 1, maxLength: 8192, description: 'http(s) URL' }),
     allow_redirects: Bool('default true'),
     ...paging,
     async,

@@ -2,13 +2,15 @@ import { type Static, type TObject, Type } from 'typebox';
 import type { CallSpec } from '../calls/call-spec.js';
 import { ANALYSIS_FIELDS, CUSTOM_LIMITS } from '../engines/analyze/params.js';
 import { invalidParam } from '../errors.js';
+import { actionFields, actionsOf } from './actions.js';
 import { asyncFields } from './common-fields.js';
 import { cacheOf, pageFields, proxyOf } from './page.js';
+import { pageSourceFields, pageSourceOf } from './page-source.js';
 import { requestShapingFields, requestShapingOf } from './request-shaping.js';
 
 /** The analyze parameters both /v1/analyze and the legacy /analyze take (spec, GET /v1/analyze). */
 export const analyzeFields = {
-  url: pageFields.url,
+  ...pageSourceFields,
   custom_response: Type.Optional(
     Type.Unknown({
       description: `extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most ${CUSTOM_LIMITS.fields} fields, names are identifiers of at most ${CUSTOM_LIMITS.nameChars} characters, meanings strings of at most ${CUSTOM_LIMITS.meaningChars}`,
@@ -24,6 +26,7 @@ export const analyzeFields = {
   cache: pageFields.cache,
   cache_ttl: pageFields.cache_ttl,
   ...requestShapingFields,
+  ...actionFields,
   ...asyncFields,
 };
 
@@ -90,14 +93,17 @@ export function customFieldsOf(raw: unknown): Record<string, string> {
 /** The call of a validated analyze request, its engine parameters and cache. */
 export function analyzeRequest(input: AnalyzeInput): CallSpec<'analyze'> {
   const prompt = input.custom_prompt?.trim() ?? '';
+  const source = pageSourceOf(input);
+  const actions = actionsOf(input);
   return {
     engine: 'analyze',
     params: {
-      url: input.url.trim(),
+      ...source,
       proxy: proxyOf(input.proxy),
       customFields: customFieldsOf(input.custom_response),
       customPrompt: prompt === '' ? null : prompt,
-      shaping: requestShapingOf(input, input.url.trim()),
+      shaping: requestShapingOf(input, source.url),
+      ...(actions === null ? {} : { actions }),
     },
     cache: cacheOf(input),
   };

@@ -2,7 +2,7 @@ import { type Static, type TObject, Type } from 'typebox';
 import { DEVICE_NAMES } from '../browser/devices.js';
 import type { CallSpec } from '../calls/call-spec.js';
 import type { Delivery } from '../calls/delivery.js';
-import type { CaptureFormat, CaptureParams } from '../engines/capture/params.js';
+import type { CaptureFormat, CaptureParams, Clip } from '../engines/capture/params.js';
 import { invalidParam } from '../errors.js';
 import { callerBucketFields, callerBucketOf } from './caller-bucket.js';
 import { asyncFields, Flag, flag } from './common-fields.js';
@@ -14,11 +14,12 @@ import {
   type WaitUntilInput,
   WaitUntilList,
 } from './page.js';
+import { pdfFields, pdfFieldsGiven, pdfOptionsOf } from './pdf.js';
 
 /** The capture parameters both /v1/capture and the legacy /capture take (spec, GET /v1/capture). */
 export const captureFields = {
   ...pageFields,
-  format: Type.Optional(Type.Enum(['png', 'jpeg', 'jpg', 'webp', 'pdf'], { default: 'png' })),
+  format: Type.Optional(Type.Enum(['png', 'jpeg', 'jpg', 'webp', 'avif', 'pdf'], { default: 'png' })),
   device: Type.Optional(Type.Enum([...DEVICE_NAMES])),
   full_page: Type.Optional(Flag),
   full_page_scroll_duration: Type.Optional(
@@ -38,6 +39,16 @@ export const captureFields = {
     Type.Number({ minimum: 0.5, maximum: 4, description: 'device scale factor, default 1' }),
   ),
   selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+  omit_background: Type.Optional(Flag),
+  clip_x: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 100_000, description: 'CSS pixels from the left of the document' }),
+  ),
+  clip_y: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 100_000, description: 'CSS pixels from the top of the document' }),
+  ),
+  clip_width: Type.Optional(Type.Integer({ minimum: 1, maximum: 16_384, description: 'CSS pixels' })),
+  clip_height: Type.Optional(Type.Integer({ minimum: 1, maximum: 16_384, description: 'CSS pixels' })),
+  ...pdfFields,
   ...callerBucketFields,
   response_type: Type.Optional(Type.Enum(['image', 'json', 'base64'], { default: 'image' })),
   ...asyncFields,
@@ -73,6 +84,48 @@ export type CaptureInput = Static<TObject<typeof captureFields>> & {
   readonly remove_cookie_banners?: Static<typeof Flag>;
 };
 
+const CLIP_FIELDS = ['clip_x', 'clip_y', 'clip_width', 'clip_height'] as const;
+
+/** The clip of a request: all four fields or none; an image of the viewport's kind (no selector, full page or PDF). */
+function clipOf(input: CaptureInput, format: CaptureFormat): Clip | null {
+  const given = CLIP_FIELDS.filter((name) => input[name] !== undefined);
+  if (given.length === 0) return null;
+  if (given.length < CLIP_FIELDS.length) {
+    const missing = CLIP_FIELDS.filter((name) => input[name] === undefined);
+    throw invalidParam(missing.join(', '), `must be given with ${given.join(', ')}: a clip takes all four`);
+  }
+  for (const [other, asked] of [
+    ['selector', input.selector !== undefined],
+    ['full_page', flag(input.full_page)],
+    ['format=pdf', format === 'pdf'],
+  ] as const) {
+    if (asked)
+      throw invalidParam('clip_x, clip_y, clip_width, clip_height', `cannot be combined with ${other}`);
+  }
+  return {
+    x: input.clip_x ?? 0,
+    y: input.clip_y ?? 0,
+    width: input.clip_width ?? 0,
+    height: input.clip_height ?? 0,
+  };
+}
+
+/** omit_background for the formats that keep transparency; jpeg has none, so asking is a 400. */
+function omitBackgroundOf(input: CaptureInput, format: CaptureFormat): boolean {
+  const omit = flag(input.omit_background);
+  if (omit && format === 'jpeg')
+    throw invalidParam('omit_background', 'needs a format with transparency: png, webp, avif or pdf');
+  return omit;
+}
+
+/** The PDF options of a pdf capture; PDF fields given with an image format are a 400 naming them. */
+function pdfOf(input: CaptureInput, format: CaptureFormat): CaptureParams['pdf'] {
+  if (format === 'pdf') return pdfOptionsOf(input);
+  const given = pdfFieldsGiven(input);
+  if (given.length > 0) throw invalidParam(given.join(', '), 'needs format=pdf');
+  return null;
+}
+
 function alias(name: string, a: number | undefined, b: number | undefined): number | null {
   if (a !== undefined && b !== undefined && a !== b) throw invalidParam(name, `conflicts with its alias`);
   return a ?? b ?? null;
@@ -103,6 +156,9 @@ export function captureRequest(
     scaleFactor: input.scale_factor ?? null,
     imageQuality: quality,
     selector: input.selector ?? null,
+    pdf: pdfOf(input, format),
+    omitBackground: omitBackgroundOf(input, format),
+    clip: clipOf(input, format),
     ...pageParamsOf(input),
     removeCookieBanners: legacy && flag(input.remove_cookie_banners),
   };

@@ -10,11 +10,12 @@ import { invalidParam } from '../errors.js';
 import { parseUpstreamProxy, type UpstreamProxy } from '../net/upstream-proxy.js';
 import { type ActionInput, actionFields, actionsOf } from './actions.js';
 import { Flag, flag } from './common-fields.js';
+import { pageSourceFields, pageSourceOf } from './page-source.js';
 import { requestShapingFields, requestShapingOf } from './request-shaping.js';
 
 /** The page parameters every engine that renders takes (spec, GET /v1/capture and GET /v1/content), and their parsing. */
 export const pageFields = {
-  url: Type.String({ minLength: 1, maxLength: 8192, description: 'URL of the page (http or https)' }),
+  ...pageSourceFields,
   remove_selectors: Type.Optional(
     Type.String({ maxLength: 4000, description: 'comma-separated CSS selectors' }),
   ),
@@ -28,6 +29,15 @@ export const pageFields = {
   delay: Type.Optional(Type.Number({ minimum: 0, maximum: 10, description: 'seconds' })),
   wait_for_selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
   proxy: Type.Optional(Type.String({ maxLength: 2048, description: 'http, https or socks5 proxy URL' })),
+  styles: Type.Optional(
+    Type.String({ maxLength: 100_000, description: 'CSS applied to the page after it loads' }),
+  ),
+  hide_selectors: Type.Optional(
+    Type.String({
+      maxLength: 4000,
+      description: 'comma-separated CSS selectors made invisible, their layout kept',
+    }),
+  ),
   cache: Type.Optional(Flag),
   cache_ttl: Type.Optional(Type.Integer({ minimum: 3600, maximum: 2_592_000, description: 'seconds' })),
   ...requestShapingFields,
@@ -102,6 +112,7 @@ export type WaitUntilInput = readonly string[] | string;
 type CommonPageParams = Pick<
   PageParams,
   | 'url'
+  | 'document'
   | 'removeSelectors'
   | 'removeAds'
   | 'blockResources'
@@ -110,6 +121,8 @@ type CommonPageParams = Pick<
   | 'waitUntil'
   | 'waitForSelector'
   | 'proxy'
+  | 'styles'
+  | 'hideSelectors'
   | 'shaping'
   | 'actions'
 >;
@@ -119,8 +132,9 @@ export function pageParamsOf(
   input: Static<TObject<typeof pageFields>> & ActionInput & { readonly wait_until?: WaitUntilInput },
 ): CommonPageParams {
   const actions = actionsOf(input);
+  const source = pageSourceOf(input);
   return {
-    url: input.url.trim(),
+    ...source,
     removeSelectors: list(input.remove_selectors),
     removeAds: flag(input.remove_ads),
     blockResources: resourceTypes(input.block_resources),
@@ -129,7 +143,9 @@ export function pageParamsOf(
     waitUntil: waitEvents(input.wait_until),
     waitForSelector: input.wait_for_selector ?? null,
     proxy: proxyOf(input.proxy),
-    shaping: requestShapingOf(input, input.url.trim()),
+    styles: input.styles === undefined || input.styles.trim() === '' ? null : input.styles,
+    hideSelectors: list(input.hide_selectors),
+    shaping: requestShapingOf(input, source.url),
     ...(actions === null ? {} : { actions }),
   };
 }

@@ -333,6 +333,18 @@ const migrations: Record<string, Migration> = {
       await sql`update console_sessions set credential_epoch = 0 where user_id is not null`.execute(db);
     },
   },
+  '010_key_signing_secrets': {
+    async up(db: Kysely<unknown>) {
+      // A key's own secret for signed links (docs/signed-links.md), sealed under the service's
+      // secret because verifying a link recomputes its HMAC; keys made before have none until
+      // one is rotated in. signed_only refuses the key's plaintext in a query string.
+      await db.schema.alterTable('api_keys').addColumn('signing_secret', 'text').execute();
+      await db.schema
+        .alterTable('api_keys')
+        .addColumn('signed_only', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -43,6 +43,10 @@ export interface ApiKeysTable {
   quota_monthly: number | null;
   created_at: string;
   updated_at: string;
+  /** The key's signing secret for signed links, sealed (Sealer); null until one is made. */
+  signing_secret: string | null;
+  /** 1: the key's plaintext is refused in a query string; only signed links and the header carry it. */
+  signed_only: number;
 }
 
 /** A one-time pack: never resets; packs are drawn in purchase order. */

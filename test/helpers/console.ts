@@ -2,6 +2,8 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { CLI_ACTOR } from '../../src/admin/audit.js';
 import { type ConsoleUser, createUser, type NewUser } from '../../src/admin/users.js';
+import { keySecretSealer } from '../../src/billing/signing-secrets.js';
+import { TEST_SERVICE_SECRET } from './databases.js';
 import type { TestRuntime } from './runtime.js';
 
 /** A signed-in console session as a browser holds it: the cookie, and the CSRF token the page keeps. */
@@ -15,7 +17,13 @@ export interface Browser {
 /** Creates a console user with a chosen password, as the operator does from the CLI. */
 export async function addUser(t: TestRuntime, input: NewUser & { password: string }): Promise<ConsoleUser> {
   const { db } = t.runtime.store;
-  const admin = { db, clock: () => new Date(), jobRetentionMs: 3_600_000, actor: CLI_ACTOR };
+  const admin = {
+    db,
+    clock: () => new Date(),
+    jobRetentionMs: 3_600_000,
+    keySecrets: keySecretSealer(TEST_SERVICE_SECRET),
+    actor: CLI_ACTOR,
+  };
   return (await createUser(admin, input)).user;
 }
 

@@ -9,6 +9,9 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://po
 
 export type DialectName = DatabaseConfig['kind'];
 
+/** The service's secret of tests that build admin operations' deps by hand (WEBCAP_SIGNING_SECRET's place). */
+export const TEST_SERVICE_SECRET = 'a-service-secret-of-at-least-32-characters';
+
 /** Every storage test runs once per dialect. */
 export const DIALECTS: readonly DialectName[] = ['sqlite', 'postgres'];
 

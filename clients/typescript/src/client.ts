@@ -116,6 +116,14 @@ function isJson(response: Response): boolean {
   return (response.headers.get('content-type') ?? '').startsWith('application/json');
 }
 
+/**
+ * Whether a call's parameters go in a JSON body rather than the query string: a page sent as
+ * `html` or `markdown` would soon outgrow the server's URL length.
+ */
+function inBody(params: { readonly html?: string; readonly markdown?: string }): boolean {
+  return params.html !== undefined || params.markdown !== undefined;
+}
+
 /** A capture answer, read as bytes: the file, or the JSON it is when the parameters asked for JSON. */
 function captureResult(answer: Answer<ArrayBuffer>): CaptureResult {
   const bytes = new Uint8Array(ok(answer));
@@ -203,18 +211,18 @@ export class WebcapJobs {
     signal: AbortSignal | undefined,
   ): Promise<Answer<unknown>> {
     switch (kind) {
-      case 'capture':
-        return this.#api.GET('/v1/capture', {
-          params: { query: { ...(params as CaptureParams), ...asyncFields } },
-          headers,
-          signal,
-        });
-      case 'content':
-        return this.#api.GET('/v1/content', {
-          params: { query: { ...(params as ContentParams), ...asyncFields } },
-          headers,
-          signal,
-        });
+      case 'capture': {
+        const query = { ...(params as CaptureParams), ...asyncFields };
+        return inBody(query)
+          ? this.#api.POST('/v1/capture', { body: query, headers, signal })
+          : this.#api.GET('/v1/capture', { params: { query }, headers, signal });
+      }
+      case 'content': {
+        const query = { ...(params as ContentParams), ...asyncFields };
+        return inBody(query)
+          ? this.#api.POST('/v1/content', { body: query, headers, signal })
+          : this.#api.GET('/v1/content', { params: { query }, headers, signal });
+      }
       case 'analyze':
         return this.#api.POST('/v1/analyze', {
           body: { ...(params as AnalyzeParams<string>), ...asyncFields },
@@ -377,28 +385,33 @@ export class Webcap {
     return signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
   }
 
-  /** `GET /v1/capture`: the image or PDF bytes, or the JSON answer (`response_type=json|base64`, `s3_url`). */
+  /**
+   * `GET /v1/capture` (`POST` with `html` or `markdown`): the image or PDF bytes, or the JSON
+   * answer (`response_type=json|base64`, `s3_url`).
+   */
   capture(
     params: CaptureParams & { response_type: 'json' | 'base64' },
     options?: CallOptions,
   ): Promise<CaptureJsonResult>;
   capture(params: CaptureParams, options?: CallOptions): Promise<CaptureResult>;
   async capture(params: CaptureParams, options: CallOptions = {}): Promise<CaptureResult> {
+    const signal = this.signalFor(options);
     return captureResult(
-      await this.#api.GET('/v1/capture', {
-        params: { query: params },
-        parseAs: 'arrayBuffer',
-        signal: this.signalFor(options),
-      }),
+      inBody(params)
+        ? await this.#api.POST('/v1/capture', { body: params, parseAs: 'arrayBuffer', signal })
+        : await this.#api.GET('/v1/capture', { params: { query: params }, parseAs: 'arrayBuffer', signal }),
     );
   }
 
-  /** `GET /v1/content`: the page's metadata, links and (as asked) HTML, Markdown, sitemap. */
+  /**
+   * `GET /v1/content` (`POST` with `html` or `markdown`): the page's metadata, links and (as
+   * asked) HTML, Markdown, sitemap.
+   */
   async content(params: ContentParams, options: CallOptions = {}): Promise<ContentResult> {
-    const answer = await this.#api.GET('/v1/content', {
-      params: { query: params },
-      signal: this.signalFor(options),
-    });
+    const signal = this.signalFor(options);
+    const answer = inBody(params)
+      ? await this.#api.POST('/v1/content', { body: params, signal })
+      : await this.#api.GET('/v1/content', { params: { query: params }, signal });
     return { data: (ok(answer) as { data: ContentData }).data, cache: cacheOf(answer.response) };
   }
 

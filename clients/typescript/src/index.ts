@@ -11,5 +11,13 @@ export {
 } from './client.js';
 export { parseRetryAfter, WebcapError, type WebcapErrorKind } from './errors.js';
 export type { paths } from './openapi.js';
+export {
+  canonicalQuery,
+  rfc3986,
+  type SignedEndpoint,
+  type SignedParamValue,
+  type SignUrlInput,
+  signUrl,
+} from './signed-links.js';
 export type * from './types.js';
 export { checkWebhook, type VerifyWebhookInput, verifyWebhook, type WebhookVerdict } from './webhook.js';

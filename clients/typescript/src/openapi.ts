@@ -292,9 +292,15 @@ export interface paths {
         /** Screenshot or PDF of a page */
         get: {
             parameters: {
-                query: {
-                    /** @description URL of the page (http or https) */
-                    url: string;
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
                     /** @description comma-separated CSS selectors */
                     remove_selectors?: string;
                     remove_ads?: boolean | ("1" | "0");
@@ -307,6 +313,10 @@ export interface paths {
                     wait_for_selector?: string;
                     /** @description http, https or socks5 proxy URL */
                     proxy?: string;
+                    /** @description CSS applied to the page after it loads */
+                    styles?: string;
+                    /** @description comma-separated CSS selectors made invisible, their layout kept */
+                    hide_selectors?: string;
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
@@ -344,7 +354,56 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
-                    format?: "png" | "jpeg" | "jpg" | "webp" | "pdf";
+                    /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                    actions?: ({
+                        /** @enum {string} */
+                        type: "wait";
+                        milliseconds: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "wait_for_selector";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "click";
+                        selector: string;
+                        all?: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "hover";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "type";
+                        selector: string;
+                        text: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "press";
+                        key: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "scroll";
+                        /** @enum {unknown} */
+                        direction?: "down" | "up";
+                        /** @description CSS pixels */
+                        amount?: number;
+                        selector?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "evaluate";
+                        script: string;
+                    })[] | string;
+                    /** @description JavaScript run in the page after it loads */
+                    scripts?: string;
+                    /** @description CSS selector clicked */
+                    click?: string;
+                    /** @description CSS selector hovered */
+                    hover?: string;
+                    /** @description CSS selector scrolled into view */
+                    scroll_into_view?: string;
+                    ignore_missing_selectors?: boolean | ("1" | "0");
+                    format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf";
                     device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
                     full_page?: boolean | ("1" | "0");
                     /** @description milliseconds, default 400 */
@@ -360,6 +419,38 @@ export interface paths {
                     /** @description device scale factor, default 1 */
                     scale_factor?: number;
                     selector?: string;
+                    omit_background?: boolean | ("1" | "0");
+                    /** @description CSS pixels from the left of the document */
+                    clip_x?: number;
+                    /** @description CSS pixels from the top of the document */
+                    clip_y?: number;
+                    /** @description CSS pixels */
+                    clip_width?: number;
+                    /** @description CSS pixels */
+                    clip_height?: number;
+                    /** @description default: the page's CSS @page size, else letter */
+                    pdf_paper_format?: "letter" | "legal" | "tabloid" | "ledger" | "a0" | "a1" | "a2" | "a3" | "a4" | "a5" | "a6";
+                    pdf_landscape?: boolean | ("1" | "0");
+                    pdf_print_background?: boolean | ("1" | "0");
+                    /** @description every side, default 0: a length with px (the default), in, cm or mm */
+                    pdf_margin?: string;
+                    /** @description top, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_top?: string;
+                    /** @description right, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_right?: string;
+                    /** @description bottom, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_bottom?: string;
+                    /** @description left, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_left?: string;
+                    /** @description default 1 */
+                    pdf_scale?: number;
+                    /** @description pages to keep, such as 1-3,5; default all */
+                    pdf_page_ranges?: string;
+                    pdf_fit_one_page?: boolean | ("1" | "0");
+                    /** @description HTML printed at the top of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                    pdf_header?: string;
+                    /** @description HTML printed at the bottom of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                    pdf_footer?: string;
                     s3_url?: boolean | ("1" | "0");
                     s3_access_key_id?: string;
                     s3_secret_key?: string;
@@ -375,6 +466,10 @@ export interface paths {
                     /** @description 1-100, default 80 */
                     image_quality?: string;
                     wait_until?: string[];
+                    /** @description signed links: the id of the key that signed */
+                    key_id?: string;
+                    /** @description signed links: Unix seconds after which the link is refused, at most 31622400 s ahead */
+                    expires?: string;
                 };
                 header?: never;
                 path?: never;
@@ -391,6 +486,7 @@ export interface paths {
                         "image/png": string;
                         "image/jpeg": string;
                         "image/webp": string;
+                        "image/avif": string;
                         "application/pdf": string;
                         "application/json": {
                             /** @enum {boolean} */
@@ -514,7 +610,351 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /** Screenshot or PDF of a page */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
+                        /** @description comma-separated CSS selectors */
+                        remove_selectors?: string;
+                        remove_ads?: boolean | ("1" | "0");
+                        /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
+                        block_resources?: string;
+                        /** @description comma-separated domains or patterns */
+                        block_urls?: string;
+                        /** @description seconds */
+                        delay?: number;
+                        wait_for_selector?: string;
+                        /** @description http, https or socks5 proxy URL */
+                        proxy?: string;
+                        /** @description CSS applied to the page after it loads */
+                        styles?: string;
+                        /** @description comma-separated CSS selectors made invisible, their layout kept */
+                        hide_selectors?: string;
+                        cache?: boolean | ("1" | "0");
+                        /** @description seconds */
+                        cache_ttl?: number;
+                        /** @description the browser’s User-Agent */
+                        user_agent?: string;
+                        /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                        headers?: {
+                            [key: string]: string;
+                        } | string;
+                        /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                        cookies?: {
+                            name: string;
+                            value: string;
+                            domain?: string;
+                            path?: string;
+                            secure?: boolean;
+                            httpOnly?: boolean;
+                            /** @enum {unknown} */
+                            sameSite?: "Strict" | "Lax" | "None";
+                            /** @description Unix seconds */
+                            expires?: number;
+                        }[] | string;
+                        /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                        authorization?: string;
+                        /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                        accept_language?: string;
+                        /** @description an IANA time zone, as Europe/Zurich */
+                        time_zone?: string;
+                        /** @description degrees */
+                        geolocation_latitude?: number;
+                        /** @description degrees */
+                        geolocation_longitude?: number;
+                        /** @description metres, default 0 */
+                        geolocation_accuracy?: number;
+                        dark_mode?: boolean | ("1" | "0");
+                        reduced_motion?: boolean | ("1" | "0");
+                        /** @enum {unknown} */
+                        media_type?: "screen" | "print";
+                        /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                        actions?: ({
+                            /** @enum {string} */
+                            type: "wait";
+                            milliseconds: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "wait_for_selector";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "click";
+                            selector: string;
+                            all?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            type: "hover";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "type";
+                            selector: string;
+                            text: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "press";
+                            key: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "scroll";
+                            /** @enum {unknown} */
+                            direction?: "down" | "up";
+                            /** @description CSS pixels */
+                            amount?: number;
+                            selector?: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "evaluate";
+                            script: string;
+                        })[] | string;
+                        /** @description JavaScript run in the page after it loads */
+                        scripts?: string;
+                        /** @description CSS selector clicked */
+                        click?: string;
+                        /** @description CSS selector hovered */
+                        hover?: string;
+                        /** @description CSS selector scrolled into view */
+                        scroll_into_view?: string;
+                        ignore_missing_selectors?: boolean | ("1" | "0");
+                        /**
+                         * @default png
+                         * @enum {unknown}
+                         */
+                        format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf";
+                        /** @enum {unknown} */
+                        device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
+                        full_page?: boolean | ("1" | "0");
+                        /** @description milliseconds, default 400 */
+                        full_page_scroll_duration?: number;
+                        /** @description pixels, default 1280 */
+                        viewport_width?: number;
+                        /** @description pixels, default 1024 */
+                        viewport_height?: number;
+                        /** @description alias of viewport_width */
+                        width?: number;
+                        /** @description alias of viewport_height */
+                        height?: number;
+                        /** @description device scale factor, default 1 */
+                        scale_factor?: number;
+                        selector?: string;
+                        omit_background?: boolean | ("1" | "0");
+                        /** @description CSS pixels from the left of the document */
+                        clip_x?: number;
+                        /** @description CSS pixels from the top of the document */
+                        clip_y?: number;
+                        /** @description CSS pixels */
+                        clip_width?: number;
+                        /** @description CSS pixels */
+                        clip_height?: number;
+                        /**
+                         * @description default: the page's CSS @page size, else letter
+                         * @enum {unknown}
+                         */
+                        pdf_paper_format?: "letter" | "legal" | "tabloid" | "ledger" | "a0" | "a1" | "a2" | "a3" | "a4" | "a5" | "a6";
+                        pdf_landscape?: boolean | ("1" | "0");
+                        pdf_print_background?: boolean | ("1" | "0");
+                        /** @description every side, default 0: a length with px (the default), in, cm or mm */
+                        pdf_margin?: string;
+                        /** @description top, over pdf_margin: a length with px (the default), in, cm or mm */
+                        pdf_margin_top?: string;
+                        /** @description right, over pdf_margin: a length with px (the default), in, cm or mm */
+                        pdf_margin_right?: string;
+                        /** @description bottom, over pdf_margin: a length with px (the default), in, cm or mm */
+                        pdf_margin_bottom?: string;
+                        /** @description left, over pdf_margin: a length with px (the default), in, cm or mm */
+                        pdf_margin_left?: string;
+                        /** @description default 1 */
+                        pdf_scale?: number;
+                        /** @description pages to keep, such as 1-3,5; default all */
+                        pdf_page_ranges?: string;
+                        pdf_fit_one_page?: boolean | ("1" | "0");
+                        /** @description HTML printed at the top of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                        pdf_header?: string;
+                        /** @description HTML printed at the bottom of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                        pdf_footer?: string;
+                        s3_url?: boolean | ("1" | "0");
+                        s3_access_key_id?: string;
+                        s3_secret_key?: string;
+                        s3_bucket?: string;
+                        s3_object_key?: string;
+                        s3_region?: string;
+                        storage_endpoint?: string;
+                        /**
+                         * @default image
+                         * @enum {unknown}
+                         */
+                        response_type?: "image" | "json" | "base64";
+                        is_async?: boolean | ("1" | "0");
+                        /** @description http(s) URL that receives the signed job record */
+                        webhook_url?: string;
+                        full_page_scroll?: boolean | ("1" | "0");
+                        /** @description 1-100, default 80 */
+                        image_quality?: string;
+                        wait_until?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The image or PDF (response_type=image), or JSON (response_type=json|base64, s3_url=true) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/webp": string;
+                        "image/avif": string;
+                        "application/pdf": string;
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @description hosted, signed, expiring link to the file */
+                            screenshot_url: string;
+                            format: string;
+                            width: number;
+                            height: number;
+                            /** @description bytes */
+                            size: number;
+                            /** @description response_type=base64: the file, base64 */
+                            base64?: string;
+                            /** @description s3_url=true: the uploaded object's URL */
+                            s3_url?: string;
+                            /** @description present when the page was captured before it finished loading (also in x-webcap-warning) */
+                            warnings?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            job_id: string;
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description path of GET /jobs/{job_id} */
+                            status_url: string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Insufficient credits */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Method Not Allowed */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Internal Error: timeout | Internal Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -531,9 +971,15 @@ export interface paths {
         /** A page's metadata, links, HTML, Markdown and sitemap */
         get: {
             parameters: {
-                query: {
-                    /** @description URL of the page (http or https) */
-                    url: string;
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
                     /** @description comma-separated CSS selectors */
                     remove_selectors?: string;
                     remove_ads?: boolean | ("1" | "0");
@@ -546,6 +992,10 @@ export interface paths {
                     wait_for_selector?: string;
                     /** @description http, https or socks5 proxy URL */
                     proxy?: string;
+                    /** @description CSS applied to the page after it loads */
+                    styles?: string;
+                    /** @description comma-separated CSS selectors made invisible, their layout kept */
+                    hide_selectors?: string;
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
@@ -583,6 +1033,55 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
+                    /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                    actions?: ({
+                        /** @enum {string} */
+                        type: "wait";
+                        milliseconds: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "wait_for_selector";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "click";
+                        selector: string;
+                        all?: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "hover";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "type";
+                        selector: string;
+                        text: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "press";
+                        key: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "scroll";
+                        /** @enum {unknown} */
+                        direction?: "down" | "up";
+                        /** @description CSS pixels */
+                        amount?: number;
+                        selector?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "evaluate";
+                        script: string;
+                    })[] | string;
+                    /** @description JavaScript run in the page after it loads */
+                    scripts?: string;
+                    /** @description CSS selector clicked */
+                    click?: string;
+                    /** @description CSS selector hovered */
+                    hover?: string;
+                    /** @description CSS selector scrolled into view */
+                    scroll_into_view?: string;
+                    ignore_missing_selectors?: boolean | ("1" | "0");
                     include_html?: boolean | ("1" | "0");
                     include_markdown?: boolean | ("1" | "0");
                     use_defuddle?: boolean | ("1" | "0");
@@ -592,6 +1091,10 @@ export interface paths {
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
                     wait_until?: string[];
+                    /** @description signed links: the id of the key that signed */
+                    key_id?: string;
+                    /** @description signed links: Unix seconds after which the link is refused, at most 31622400 s ahead */
+                    expires?: string;
                 };
                 header?: never;
                 path?: never;
@@ -748,7 +1251,301 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /** A page's metadata, links, HTML, Markdown and sitemap */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
+                        /** @description comma-separated CSS selectors */
+                        remove_selectors?: string;
+                        remove_ads?: boolean | ("1" | "0");
+                        /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
+                        block_resources?: string;
+                        /** @description comma-separated domains or patterns */
+                        block_urls?: string;
+                        /** @description seconds */
+                        delay?: number;
+                        wait_for_selector?: string;
+                        /** @description http, https or socks5 proxy URL */
+                        proxy?: string;
+                        /** @description CSS applied to the page after it loads */
+                        styles?: string;
+                        /** @description comma-separated CSS selectors made invisible, their layout kept */
+                        hide_selectors?: string;
+                        cache?: boolean | ("1" | "0");
+                        /** @description seconds */
+                        cache_ttl?: number;
+                        /** @description the browser’s User-Agent */
+                        user_agent?: string;
+                        /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                        headers?: {
+                            [key: string]: string;
+                        } | string;
+                        /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                        cookies?: {
+                            name: string;
+                            value: string;
+                            domain?: string;
+                            path?: string;
+                            secure?: boolean;
+                            httpOnly?: boolean;
+                            /** @enum {unknown} */
+                            sameSite?: "Strict" | "Lax" | "None";
+                            /** @description Unix seconds */
+                            expires?: number;
+                        }[] | string;
+                        /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                        authorization?: string;
+                        /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                        accept_language?: string;
+                        /** @description an IANA time zone, as Europe/Zurich */
+                        time_zone?: string;
+                        /** @description degrees */
+                        geolocation_latitude?: number;
+                        /** @description degrees */
+                        geolocation_longitude?: number;
+                        /** @description metres, default 0 */
+                        geolocation_accuracy?: number;
+                        dark_mode?: boolean | ("1" | "0");
+                        reduced_motion?: boolean | ("1" | "0");
+                        /** @enum {unknown} */
+                        media_type?: "screen" | "print";
+                        /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                        actions?: ({
+                            /** @enum {string} */
+                            type: "wait";
+                            milliseconds: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "wait_for_selector";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "click";
+                            selector: string;
+                            all?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            type: "hover";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "type";
+                            selector: string;
+                            text: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "press";
+                            key: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "scroll";
+                            /** @enum {unknown} */
+                            direction?: "down" | "up";
+                            /** @description CSS pixels */
+                            amount?: number;
+                            selector?: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "evaluate";
+                            script: string;
+                        })[] | string;
+                        /** @description JavaScript run in the page after it loads */
+                        scripts?: string;
+                        /** @description CSS selector clicked */
+                        click?: string;
+                        /** @description CSS selector hovered */
+                        hover?: string;
+                        /** @description CSS selector scrolled into view */
+                        scroll_into_view?: string;
+                        ignore_missing_selectors?: boolean | ("1" | "0");
+                        include_html?: boolean | ("1" | "0");
+                        include_markdown?: boolean | ("1" | "0");
+                        use_defuddle?: boolean | ("1" | "0");
+                        include_sitemap?: boolean | ("1" | "0");
+                        sitemap?: boolean | ("1" | "0");
+                        is_async?: boolean | ("1" | "0");
+                        /** @description http(s) URL that receives the signed job record */
+                        webhook_url?: string;
+                        wait_until?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description the page URL after redirects and script navigations */
+                                url: string;
+                                /** @description the main document's HTTP status; 0 when it had none */
+                                statusCode: number;
+                                metadata: {
+                                    title: string;
+                                    description: string;
+                                    favicon: string;
+                                    ogImage: string;
+                                    language: string;
+                                    canonicalUrl: string;
+                                    siteName: string;
+                                    author: string;
+                                    publishedTime: string;
+                                };
+                                links: {
+                                    internal: string[];
+                                    external: string[];
+                                    social: string[];
+                                };
+                                /** @description with include_html=true */
+                                html?: string;
+                                /** @description with include_markdown=true */
+                                markdown?: string;
+                                /** @description with include_sitemap=true (alias sitemap) */
+                                sitemap?: {
+                                    source: string;
+                                    totalLinks: number;
+                                    links: string[];
+                                };
+                                /** @description what was cut, skipped or fell back */
+                                warnings: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            job_id: string;
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description path of GET /jobs/{job_id} */
+                            status_url: string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Insufficient credits */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Method Not Allowed */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Internal Error: timeout | Internal Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -765,9 +1562,15 @@ export interface paths {
         /** An analysis of a page */
         get: {
             parameters: {
-                query: {
-                    /** @description URL of the page (http or https) */
-                    url: string;
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
                     /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
                     custom_response?: unknown;
                     /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
@@ -811,9 +1614,62 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
+                    /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                    actions?: ({
+                        /** @enum {string} */
+                        type: "wait";
+                        milliseconds: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "wait_for_selector";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "click";
+                        selector: string;
+                        all?: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "hover";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "type";
+                        selector: string;
+                        text: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "press";
+                        key: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "scroll";
+                        /** @enum {unknown} */
+                        direction?: "down" | "up";
+                        /** @description CSS pixels */
+                        amount?: number;
+                        selector?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "evaluate";
+                        script: string;
+                    })[] | string;
+                    /** @description JavaScript run in the page after it loads */
+                    scripts?: string;
+                    /** @description CSS selector clicked */
+                    click?: string;
+                    /** @description CSS selector hovered */
+                    hover?: string;
+                    /** @description CSS selector scrolled into view */
+                    scroll_into_view?: string;
+                    ignore_missing_selectors?: boolean | ("1" | "0");
                     is_async?: boolean | ("1" | "0");
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
+                    /** @description signed links: the id of the key that signed */
+                    key_id?: string;
+                    /** @description signed links: Unix seconds after which the link is refused, at most 31622400 s ahead */
+                    expires?: string;
                 };
                 header?: never;
                 path?: never;
@@ -963,8 +1819,14 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description URL of the page (http or https) */
-                        url: string;
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
                         /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
                         custom_response?: unknown;
                         /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
@@ -1009,10 +1871,58 @@ export interface paths {
                         reduced_motion?: boolean | ("1" | "0");
                         /** @enum {unknown} */
                         media_type?: "screen" | "print";
+                        /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                        actions?: ({
+                            /** @enum {string} */
+                            type: "wait";
+                            milliseconds: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "wait_for_selector";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "click";
+                            selector: string;
+                            all?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            type: "hover";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "type";
+                            selector: string;
+                            text: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "press";
+                            key: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "scroll";
+                            /** @enum {unknown} */
+                            direction?: "down" | "up";
+                            /** @description CSS pixels */
+                            amount?: number;
+                            selector?: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "evaluate";
+                            script: string;
+                        })[] | string;
+                        /** @description JavaScript run in the page after it loads */
+                        scripts?: string;
+                        /** @description CSS selector clicked */
+                        click?: string;
+                        /** @description CSS selector hovered */
+                        hover?: string;
+                        /** @description CSS selector scrolled into view */
+                        scroll_into_view?: string;
+                        ignore_missing_selectors?: boolean | ("1" | "0");
                         is_async?: boolean | ("1" | "0");
                         /** @description http(s) URL that receives the signed job record */
                         webhook_url?: string;
-                        x_api_key?: string;
                     };
                 };
             };
@@ -1664,9 +2574,15 @@ export interface paths {
         /** Screenshot (earlier interface) */
         get: {
             parameters: {
-                query: {
-                    /** @description URL of the page (http or https) */
-                    url: string;
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
                     /** @description comma-separated CSS selectors */
                     remove_selectors?: string;
                     remove_ads?: boolean | ("1" | "0");
@@ -1679,6 +2595,10 @@ export interface paths {
                     wait_for_selector?: string;
                     /** @description http, https or socks5 proxy URL */
                     proxy?: string;
+                    /** @description CSS applied to the page after it loads */
+                    styles?: string;
+                    /** @description comma-separated CSS selectors made invisible, their layout kept */
+                    hide_selectors?: string;
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
@@ -1716,7 +2636,56 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
-                    format?: "png" | "jpeg" | "jpg" | "webp" | "pdf";
+                    /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                    actions?: ({
+                        /** @enum {string} */
+                        type: "wait";
+                        milliseconds: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "wait_for_selector";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "click";
+                        selector: string;
+                        all?: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "hover";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "type";
+                        selector: string;
+                        text: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "press";
+                        key: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "scroll";
+                        /** @enum {unknown} */
+                        direction?: "down" | "up";
+                        /** @description CSS pixels */
+                        amount?: number;
+                        selector?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "evaluate";
+                        script: string;
+                    })[] | string;
+                    /** @description JavaScript run in the page after it loads */
+                    scripts?: string;
+                    /** @description CSS selector clicked */
+                    click?: string;
+                    /** @description CSS selector hovered */
+                    hover?: string;
+                    /** @description CSS selector scrolled into view */
+                    scroll_into_view?: string;
+                    ignore_missing_selectors?: boolean | ("1" | "0");
+                    format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf";
                     device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
                     full_page?: boolean | ("1" | "0");
                     /** @description milliseconds, default 400 */
@@ -1732,6 +2701,38 @@ export interface paths {
                     /** @description device scale factor, default 1 */
                     scale_factor?: number;
                     selector?: string;
+                    omit_background?: boolean | ("1" | "0");
+                    /** @description CSS pixels from the left of the document */
+                    clip_x?: number;
+                    /** @description CSS pixels from the top of the document */
+                    clip_y?: number;
+                    /** @description CSS pixels */
+                    clip_width?: number;
+                    /** @description CSS pixels */
+                    clip_height?: number;
+                    /** @description default: the page's CSS @page size, else letter */
+                    pdf_paper_format?: "letter" | "legal" | "tabloid" | "ledger" | "a0" | "a1" | "a2" | "a3" | "a4" | "a5" | "a6";
+                    pdf_landscape?: boolean | ("1" | "0");
+                    pdf_print_background?: boolean | ("1" | "0");
+                    /** @description every side, default 0: a length with px (the default), in, cm or mm */
+                    pdf_margin?: string;
+                    /** @description top, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_top?: string;
+                    /** @description right, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_right?: string;
+                    /** @description bottom, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_bottom?: string;
+                    /** @description left, over pdf_margin: a length with px (the default), in, cm or mm */
+                    pdf_margin_left?: string;
+                    /** @description default 1 */
+                    pdf_scale?: number;
+                    /** @description pages to keep, such as 1-3,5; default all */
+                    pdf_page_ranges?: string;
+                    pdf_fit_one_page?: boolean | ("1" | "0");
+                    /** @description HTML printed at the top of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                    pdf_header?: string;
+                    /** @description HTML printed at the bottom of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                    pdf_footer?: string;
                     s3_url?: boolean | ("1" | "0");
                     s3_access_key_id?: string;
                     s3_secret_key?: string;
@@ -1763,6 +2764,7 @@ export interface paths {
                         "image/png": string;
                         "image/jpeg": string;
                         "image/webp": string;
+                        "image/avif": string;
                         "application/pdf": string;
                         "application/json": {
                             /** @enum {boolean} */
@@ -1897,8 +2899,14 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description URL of the page (http or https) */
-                        url: string;
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
                         /** @description comma-separated CSS selectors */
                         remove_selectors?: string;
                         remove_ads?: boolean | ("1" | "0");
@@ -1911,6 +2919,10 @@ export interface paths {
                         wait_for_selector?: string;
                         /** @description http, https or socks5 proxy URL */
                         proxy?: string;
+                        /** @description CSS applied to the page after it loads */
+                        styles?: string;
+                        /** @description comma-separated CSS selectors made invisible, their layout kept */
+                        hide_selectors?: string;
                         cache?: boolean | ("1" | "0");
                         /** @description seconds */
                         cache_ttl?: number;
@@ -1949,11 +2961,60 @@ export interface paths {
                         reduced_motion?: boolean | ("1" | "0");
                         /** @enum {unknown} */
                         media_type?: "screen" | "print";
+                        /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                        actions?: ({
+                            /** @enum {string} */
+                            type: "wait";
+                            milliseconds: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "wait_for_selector";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "click";
+                            selector: string;
+                            all?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            type: "hover";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "type";
+                            selector: string;
+                            text: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "press";
+                            key: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "scroll";
+                            /** @enum {unknown} */
+                            direction?: "down" | "up";
+                            /** @description CSS pixels */
+                            amount?: number;
+                            selector?: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "evaluate";
+                            script: string;
+                        })[] | string;
+                        /** @description JavaScript run in the page after it loads */
+                        scripts?: string;
+                        /** @description CSS selector clicked */
+                        click?: string;
+                        /** @description CSS selector hovered */
+                        hover?: string;
+                        /** @description CSS selector scrolled into view */
+                        scroll_into_view?: string;
+                        ignore_missing_selectors?: boolean | ("1" | "0");
                         /**
                          * @default png
                          * @enum {unknown}
                          */
-                        format?: "png" | "jpeg" | "jpg" | "webp" | "pdf";
+                        format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf";
                         /** @enum {unknown} */
                         device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
                         full_page?: boolean | ("1" | "0");
@@ -1970,6 +3031,41 @@ export interface paths {
                         /** @description device scale factor, default 1 */
                         scale_factor?: number;
                         selector?: string;
+                        omit_background?: boolean | ("1" | "0");
+                        /** @description CSS pixels from the left of the document */
+                        clip_x?: number;
+                        /** @description CSS pixels from the top of the document */
+                        clip_y?: number;
+                        /** @description CSS pixels */
+                        clip_width?: number;
+                        /** @description CSS pixels */
+                        clip_height?: number;
+                        /**
+                         * @description default: the page's CSS @page size, else letter
+                         * @enum {unknown}
+                         */
+                        pdf_paper_format?: "letter" | "legal" | "tabloid" | "ledger" | "a0" | "a1" | "a2" | "a3" | "a4" | "a5" | "a6";
+                        pdf_landscape?: boolean | ("1" | "0");
+                        pdf_print_background?: boolean | ("1" | "0");
+                        /** @description every side, default 0: a length with px (the default), in, cm or mm */
+                        pdf_margin?: string;
+                        /** @description top, over pdf_margin: a length with px (the default), in, cm or mm */
+                        pdf_margin_top?: string;
+                        /** @description right, over pdf_margin: a length with px (the default), in, cm or mm */
+                        pdf_margin_right?: string;
+                        /** @description bottom, over pdf_margin: a length with px (the default), in, cm or mm */
+                        pdf_margin_bottom?: string;
+                        /** @description left, over pdf_margin: a length with px (the default), in, cm or mm */
+                        pdf_margin_left?: string;
+                        /** @description default 1 */
+                        pdf_scale?: number;
+                        /** @description pages to keep, such as 1-3,5; default all */
+                        pdf_page_ranges?: string;
+                        pdf_fit_one_page?: boolean | ("1" | "0");
+                        /** @description HTML printed at the top of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                        pdf_header?: string;
+                        /** @description HTML printed at the bottom of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
+                        pdf_footer?: string;
                         s3_url?: boolean | ("1" | "0");
                         s3_access_key_id?: string;
                         s3_secret_key?: string;
@@ -2004,6 +3100,7 @@ export interface paths {
                         "image/png": string;
                         "image/jpeg": string;
                         "image/webp": string;
+                        "image/avif": string;
                         "application/pdf": string;
                         "application/json": {
                             /** @enum {boolean} */
@@ -2154,9 +3251,15 @@ export interface paths {
         /** A page's metadata, links, HTML and Markdown (earlier interface) */
         get: {
             parameters: {
-                query: {
-                    /** @description URL of the page (http or https) */
-                    url: string;
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
                     /** @description comma-separated CSS selectors */
                     remove_selectors?: string;
                     remove_ads?: boolean | ("1" | "0");
@@ -2169,6 +3272,10 @@ export interface paths {
                     wait_for_selector?: string;
                     /** @description http, https or socks5 proxy URL */
                     proxy?: string;
+                    /** @description CSS applied to the page after it loads */
+                    styles?: string;
+                    /** @description comma-separated CSS selectors made invisible, their layout kept */
+                    hide_selectors?: string;
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
@@ -2206,6 +3313,55 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
+                    /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                    actions?: ({
+                        /** @enum {string} */
+                        type: "wait";
+                        milliseconds: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "wait_for_selector";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "click";
+                        selector: string;
+                        all?: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "hover";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "type";
+                        selector: string;
+                        text: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "press";
+                        key: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "scroll";
+                        /** @enum {unknown} */
+                        direction?: "down" | "up";
+                        /** @description CSS pixels */
+                        amount?: number;
+                        selector?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "evaluate";
+                        script: string;
+                    })[] | string;
+                    /** @description JavaScript run in the page after it loads */
+                    scripts?: string;
+                    /** @description CSS selector clicked */
+                    click?: string;
+                    /** @description CSS selector hovered */
+                    hover?: string;
+                    /** @description CSS selector scrolled into view */
+                    scroll_into_view?: string;
+                    ignore_missing_selectors?: boolean | ("1" | "0");
                     include_html?: boolean | ("1" | "0");
                     include_markdown?: boolean | ("1" | "0");
                     use_defuddle?: boolean | ("1" | "0");
@@ -2388,8 +3544,14 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description URL of the page (http or https) */
-                        url: string;
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
                         /** @description comma-separated CSS selectors */
                         remove_selectors?: string;
                         remove_ads?: boolean | ("1" | "0");
@@ -2402,6 +3564,10 @@ export interface paths {
                         wait_for_selector?: string;
                         /** @description http, https or socks5 proxy URL */
                         proxy?: string;
+                        /** @description CSS applied to the page after it loads */
+                        styles?: string;
+                        /** @description comma-separated CSS selectors made invisible, their layout kept */
+                        hide_selectors?: string;
                         cache?: boolean | ("1" | "0");
                         /** @description seconds */
                         cache_ttl?: number;
@@ -2440,6 +3606,55 @@ export interface paths {
                         reduced_motion?: boolean | ("1" | "0");
                         /** @enum {unknown} */
                         media_type?: "screen" | "print";
+                        /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                        actions?: ({
+                            /** @enum {string} */
+                            type: "wait";
+                            milliseconds: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "wait_for_selector";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "click";
+                            selector: string;
+                            all?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            type: "hover";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "type";
+                            selector: string;
+                            text: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "press";
+                            key: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "scroll";
+                            /** @enum {unknown} */
+                            direction?: "down" | "up";
+                            /** @description CSS pixels */
+                            amount?: number;
+                            selector?: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "evaluate";
+                            script: string;
+                        })[] | string;
+                        /** @description JavaScript run in the page after it loads */
+                        scripts?: string;
+                        /** @description CSS selector clicked */
+                        click?: string;
+                        /** @description CSS selector hovered */
+                        hover?: string;
+                        /** @description CSS selector scrolled into view */
+                        scroll_into_view?: string;
+                        ignore_missing_selectors?: boolean | ("1" | "0");
                         include_html?: boolean | ("1" | "0");
                         include_markdown?: boolean | ("1" | "0");
                         use_defuddle?: boolean | ("1" | "0");
@@ -2637,9 +3852,15 @@ export interface paths {
         /** An analysis of a page (earlier interface) */
         get: {
             parameters: {
-                query: {
-                    /** @description URL of the page (http or https) */
-                    url: string;
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
                     /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
                     custom_response?: unknown;
                     /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
@@ -2683,6 +3904,55 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
+                    /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                    actions?: ({
+                        /** @enum {string} */
+                        type: "wait";
+                        milliseconds: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "wait_for_selector";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "click";
+                        selector: string;
+                        all?: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "hover";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "type";
+                        selector: string;
+                        text: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "press";
+                        key: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "scroll";
+                        /** @enum {unknown} */
+                        direction?: "down" | "up";
+                        /** @description CSS pixels */
+                        amount?: number;
+                        selector?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "evaluate";
+                        script: string;
+                    })[] | string;
+                    /** @description JavaScript run in the page after it loads */
+                    scripts?: string;
+                    /** @description CSS selector clicked */
+                    click?: string;
+                    /** @description CSS selector hovered */
+                    hover?: string;
+                    /** @description CSS selector scrolled into view */
+                    scroll_into_view?: string;
+                    ignore_missing_selectors?: boolean | ("1" | "0");
                     is_async?: boolean | ("1" | "0");
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
@@ -2835,8 +4105,14 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description URL of the page (http or https) */
-                        url: string;
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
                         /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
                         custom_response?: unknown;
                         /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
@@ -2881,6 +4157,55 @@ export interface paths {
                         reduced_motion?: boolean | ("1" | "0");
                         /** @enum {unknown} */
                         media_type?: "screen" | "print";
+                        /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                        actions?: ({
+                            /** @enum {string} */
+                            type: "wait";
+                            milliseconds: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "wait_for_selector";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "click";
+                            selector: string;
+                            all?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            type: "hover";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "type";
+                            selector: string;
+                            text: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "press";
+                            key: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "scroll";
+                            /** @enum {unknown} */
+                            direction?: "down" | "up";
+                            /** @description CSS pixels */
+                            amount?: number;
+                            selector?: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "evaluate";
+                            script: string;
+                        })[] | string;
+                        /** @description JavaScript run in the page after it loads */
+                        scripts?: string;
+                        /** @description CSS selector clicked */
+                        click?: string;
+                        /** @description CSS selector hovered */
+                        hover?: string;
+                        /** @description CSS selector scrolled into view */
+                        scroll_into_view?: string;
+                        ignore_missing_selectors?: boolean | ("1" | "0");
                         is_async?: boolean | ("1" | "0");
                         /** @description http(s) URL that receives the signed job record */
                         webhook_url?: string;

@@ -21,8 +21,18 @@ type Ok<P extends keyof paths, M extends 'get' | 'post' | 'delete'> = paths[P][M
   ? R
   : never;
 
-/** How an asynchronous submission is asked for; the SDK's `jobs.submit` sets these itself. */
-type AsyncFields = 'is_async' | 'webhook_url' | 'x_api_key' | 'access_key';
+/**
+ * How an asynchronous submission is asked for (the SDK's `jobs.submit` sets these itself), and
+ * how a call is authenticated: the client's key, or a signed link's fields (`signUrl`).
+ */
+type AsyncFields =
+  | 'is_async'
+  | 'webhook_url'
+  | 'x_api_key'
+  | 'access_key'
+  | 'key_id'
+  | 'expires'
+  | 'signature';
 /** The named fields of a type whose schema also allows `[key: string]: string` (custom fields). */
 type Named<T> = T extends infer A & { [key: string]: string } ? A : T;
 

@@ -895,6 +895,10 @@ export interface paths {
                                     readonly weekly: null | number;
                                     readonly monthly: null | number;
                                 };
+                                /** @description the key's plaintext is refused in a query string; signed links and the header are accepted */
+                                readonly signed_only: boolean;
+                                /** @description whether the key can sign links (docs/signed-links.md) */
+                                readonly has_signing_secret: boolean;
                                 readonly created_at: string;
                                 readonly updated_at: string;
                                 readonly used: {
@@ -982,6 +986,10 @@ export interface paths {
                                 readonly weekly: null | number;
                                 readonly monthly: null | number;
                             };
+                            /** @description the key's plaintext is refused in a query string; signed links and the header are accepted */
+                            readonly signed_only: boolean;
+                            /** @description whether the key can sign links (docs/signed-links.md) */
+                            readonly has_signing_secret: boolean;
                             readonly created_at: string;
                             readonly updated_at: string;
                             readonly used: {
@@ -993,6 +1001,8 @@ export interface paths {
                             readonly last_used_at: null | string;
                             /** @description the API key; shown only in this answer */
                             readonly key: string;
+                            /** @description the key's secret for signed links (docs/signed-links.md); shown only in this answer */
+                            readonly signing_secret: string;
                         };
                     };
                 };
@@ -1088,6 +1098,8 @@ export interface paths {
                             readonly weekly?: null | number;
                             readonly monthly?: null | number;
                         };
+                        /** @description refuse the key's plaintext in a query string (docs/signed-links.md) */
+                        readonly signed_only?: boolean;
                     };
                 };
             };
@@ -1114,6 +1126,10 @@ export interface paths {
                                 readonly weekly: null | number;
                                 readonly monthly: null | number;
                             };
+                            /** @description the key's plaintext is refused in a query string; signed links and the header are accepted */
+                            readonly signed_only: boolean;
+                            /** @description whether the key can sign links (docs/signed-links.md) */
+                            readonly has_signing_secret: boolean;
                             readonly created_at: string;
                             readonly updated_at: string;
                             readonly used: {
@@ -1244,6 +1260,10 @@ export interface paths {
                                 readonly weekly: null | number;
                                 readonly monthly: null | number;
                             };
+                            /** @description the key's plaintext is refused in a query string; signed links and the header are accepted */
+                            readonly signed_only: boolean;
+                            /** @description whether the key can sign links (docs/signed-links.md) */
+                            readonly has_signing_secret: boolean;
                             readonly created_at: string;
                             readonly updated_at: string;
                             readonly used: {
@@ -1294,6 +1314,134 @@ export interface paths {
                 };
                 /** @description Not Found */
                 readonly 404: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+            };
+        };
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/console/api/keys/{id}/signing-secret": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        readonly post: {
+            readonly parameters: {
+                readonly query?: never;
+                readonly header?: never;
+                readonly path: {
+                    readonly id: string;
+                };
+                readonly cookie?: never;
+            };
+            readonly requestBody?: never;
+            readonly responses: {
+                /** @description Default Response */
+                readonly 200: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            readonly id: string;
+                            readonly account: string;
+                            readonly account_id: string;
+                            readonly alias: string;
+                            readonly category: string;
+                            readonly prefix: string;
+                            readonly active: boolean;
+                            readonly expires_at: null | string;
+                            readonly revoked_at: null | string;
+                            readonly quotas: {
+                                readonly total: null | number;
+                                readonly daily: null | number;
+                                readonly weekly: null | number;
+                                readonly monthly: null | number;
+                            };
+                            /** @description the key's plaintext is refused in a query string; signed links and the header are accepted */
+                            readonly signed_only: boolean;
+                            /** @description whether the key can sign links (docs/signed-links.md) */
+                            readonly has_signing_secret: boolean;
+                            readonly created_at: string;
+                            readonly updated_at: string;
+                            readonly used: {
+                                readonly total: number;
+                                readonly today: number;
+                                readonly this_week: number;
+                                readonly this_month: number;
+                            };
+                            readonly last_used_at: null | string;
+                            /** @description the key's secret for signed links (docs/signed-links.md); shown only in this answer */
+                            readonly signing_secret: string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                readonly 400: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                readonly 401: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                readonly 403: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Not Found */
+                readonly 404: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Conflict | Cancelled */
+                readonly 409: {
                     headers: {
                         readonly [name: string]: unknown;
                     };
@@ -2775,6 +2923,10 @@ export interface paths {
                                     readonly weekly: null | number;
                                     readonly monthly: null | number;
                                 };
+                                /** @description the key's plaintext is refused in a query string; signed links and the header are accepted */
+                                readonly signed_only: boolean;
+                                /** @description whether the key can sign links (docs/signed-links.md) */
+                                readonly has_signing_secret: boolean;
                                 readonly created_at: string;
                                 readonly updated_at: string;
                                 readonly used: {

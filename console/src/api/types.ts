@@ -27,6 +27,7 @@ export type Role = Session['user']['role'];
 
 export type ConsoleKey = Item<'/console/api/keys'>;
 export type CreatedKey = Answer<'/console/api/keys', 'post'>;
+export type RotatedKey = Answer<'/console/api/keys/{id}/signing-secret', 'post'>;
 export type KeyQuotas = Required<ConsoleKey['quotas']>;
 
 export type AccountUsage = Answer<'/console/api/usage', 'get'>;

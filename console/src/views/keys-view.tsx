@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/api-client.ts';
-import type { ConsoleKey, CreatedKey, Page } from '../api/types.ts';
+import type { ConsoleKey, CreatedKey, Page, RotatedKey } from '../api/types.ts';
 import { formatCount, formatDate, formatTime } from '../app/format.ts';
 import { isOwner, useSession } from '../app/session-context.ts';
 import { ViewHeader } from '../app/shell.tsx';
@@ -18,6 +18,8 @@ type Open =
   | { readonly kind: 'created'; readonly key: CreatedKey }
   | { readonly kind: 'edit'; readonly key: ConsoleKey }
   | { readonly kind: 'revoke'; readonly key: ConsoleKey }
+  | { readonly kind: 'rotate'; readonly key: ConsoleKey }
+  | { readonly kind: 'rotated'; readonly key: RotatedKey }
   | null;
 
 /** Usage of one quota window: `3 / 100`, or `3` without a limit. */
@@ -55,6 +57,12 @@ export function KeysView() {
   const setActive = async (key: ConsoleKey, active: boolean) => {
     await rowAction.run(() => api<ConsoleKey>('PATCH', `/keys/${encodeURIComponent(key.id)}`, { active }));
     void keys.reload();
+  };
+  const rotate = async (key: ConsoleKey) => {
+    const rotated = await action.run(() =>
+      api<RotatedKey>('POST', `/keys/${encodeURIComponent(key.id)}/signing-secret`),
+    );
+    if (rotated !== undefined) setOpen({ kind: 'rotated', key: rotated });
   };
   const revoke = async (key: ConsoleKey) => {
     const revoked = await action.run(() =>
@@ -156,6 +164,15 @@ export function KeysView() {
                               </button>
                               <button
                                 type="button"
+                                class="button secondary small"
+                                onClick={() => setOpen({ kind: 'rotate', key })}
+                              >
+                                {/* Short on screen, so that the row's actions fit the table's width. */}
+                                Rotate<span class="visually-hidden"> signing</span> secret
+                                <span class="visually-hidden"> {key.alias || key.prefix}</span>
+                              </button>
+                              <button
+                                type="button"
                                 class="button danger small"
                                 onClick={() => setOpen({ kind: 'revoke', key })}
                               >
@@ -199,6 +216,36 @@ export function KeysView() {
           />
         </Dialog>
       )}
+      {open?.kind === 'rotate' && (
+        <Dialog title={`Rotate the signing secret of ${open.key.alias || open.key.prefix}?`} onClose={close}>
+          <p>Signed links made with the current secret stop working at once. The key itself keeps working.</p>
+          <FormError error={action.error} />
+          <div class="form-actions">
+            <button type="button" class="button secondary" onClick={close} data-autofocus>
+              Cancel
+            </button>
+            <button
+              type="button"
+              class="button danger"
+              disabled={action.busy}
+              onClick={() => void rotate(open.key)}
+            >
+              Rotate signing secret
+            </button>
+          </div>
+        </Dialog>
+      )}
+      {open?.kind === 'rotated' && (
+        <Dialog title="The new signing secret" onClose={close}>
+          <p>Copy it now. It is not shown again.</p>
+          <SigningSecretBox secret={open.key.signing_secret} keyId={open.key.id} />
+          <div class="form-actions">
+            <button type="button" class="button primary" onClick={close} data-autofocus>
+              I have copied it
+            </button>
+          </div>
+        </Dialog>
+      )}
       {open?.kind === 'revoke' && (
         <Dialog title={`Revoke ${open.key.alias || open.key.prefix}?`} onClose={close}>
           <p>
@@ -225,13 +272,37 @@ export function KeysView() {
   );
 }
 
+/** A key's signing secret, shown once, with what signs links with it. */
+function SigningSecretBox({ secret, keyId }: { readonly secret: string; readonly keyId: string }) {
+  return (
+    <>
+      <div class="secret-box">
+        <label for="signing-secret">Signing secret, for signed links</label>
+        <input
+          id="signing-secret"
+          class="secret"
+          readOnly
+          value={secret}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <CopyButton text={secret} label="Copy signing secret" />
+      </div>
+      <p class="hint">
+        Sign links a web page can embed without the key on your server, with key id <code>{keyId}</code>:{' '}
+        <code>webcap sign URL --key-id {keyId} --signing-secret-file FILE</code> or the SDK's{' '}
+        <code>signUrl</code> (docs/signed-links.md).
+      </p>
+    </>
+  );
+}
+
 /** The one time a key is shown: gone from the page once the dialog closes. */
 function NewKeyDialog({ created, onDone }: { readonly created: CreatedKey; readonly onDone: () => void }) {
   return (
     <Dialog title="Your new key" onClose={onDone}>
       <p>
-        Copy <strong>{created.alias === '' ? 'the key' : created.alias}</strong> now. It is not shown again:
-        the service keeps only its hash.
+        Copy <strong>{created.alias === '' ? 'the key' : created.alias}</strong> and its signing secret now.
+        They are not shown again: the service keeps only the key's hash.
       </p>
       <div class="secret-box">
         <label for="new-key" class="visually-hidden">
@@ -250,6 +321,7 @@ function NewKeyDialog({ created, onDone }: { readonly created: CreatedKey; reado
         Use it as <code>x-api-key</code>, or export it for the CLI and the SDK:{' '}
         <code>export WEBCAP_API_KEY=…</code>
       </p>
+      <SigningSecretBox secret={created.signing_secret} keyId={created.id} />
       <div class="form-actions">
         <button type="button" class="button primary" onClick={onDone} data-autofocus>
           I have copied it

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { CLI_ACTOR } from '../../admin/audit.js';
 import type { AdminDeps } from '../../admin/deps.js';
+import { keySecretSealer } from '../../billing/signing-secrets.js';
 import { systemClock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { openStore } from '../../store/db.js';
+import { resolveSigningSecret } from '../../store/signing-secret.js';
 import type { Write } from '../admin.js';
 
 /** Prints a command's result: `value` as JSON with --json, else the one-line (or few-line) human form. */
@@ -36,11 +38,18 @@ function action<A extends unknown[]>(
     const print: Print = (value, human) => {
       stdout(json ? `${JSON.stringify(value, null, 2)}\n` : `${human}\n`);
     };
-    const { database, sqliteBusyTimeoutMs, jobs } = config();
+    const { database, sqliteBusyTimeoutMs, jobs, signingSecret } = config();
     const store = await openStore(database, { sqliteBusyTimeoutMs });
     try {
+      const keySecrets = keySecretSealer(await resolveSigningSecret(store.db, signingSecret));
       await run(
-        { db: store.db, clock: systemClock, jobRetentionMs: jobs.retentionMs, actor: CLI_ACTOR },
+        {
+          db: store.db,
+          clock: systemClock,
+          jobRetentionMs: jobs.retentionMs,
+          keySecrets,
+          actor: CLI_ACTOR,
+        },
         print,
         ...args,
       );

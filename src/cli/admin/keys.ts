@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { createdKeyJson, keyJson } from '../../admin/json.js';
-import { createKey, listKeys, revokeKey, showKey, updateKey } from '../../admin/keys.js';
+import { createdKeyJson, keyJson, rotatedSigningSecretJson } from '../../admin/json.js';
+import { createKey, listKeys, revokeKey, rotateSigningSecret, showKey, updateKey } from '../../admin/keys.js';
 import type { AdminCli } from './admin-cli.js';
 import { bool, type CLEAR, cleared, count, expiry, limit } from './options.js';
 
@@ -9,6 +9,7 @@ interface KeyOptions {
   alias?: string;
   category?: string;
   active?: boolean;
+  signedOnly?: boolean;
   expires?: string;
   quotaTotal?: number | typeof CLEAR;
   quotaDaily?: number | typeof CLEAR;
@@ -27,10 +28,11 @@ function quotasOf(opts: KeyOptions) {
 
 function describeKey(k: ReturnType<typeof keyJson>): string {
   const state = k.revoked_at ? 'revoked' : k.active ? 'active' : 'inactive';
-  return `${k.id}\t${k.account}\t${k.alias}\t${k.category}\t${k.prefix}…\t${state}\texpires ${k.expires_at ?? 'never'}`;
+  const signed = k.signed_only ? '\tsigned only' : '';
+  return `${k.id}\t${k.account}\t${k.alias}\t${k.category}\t${k.prefix}…\t${state}\texpires ${k.expires_at ?? 'never'}${signed}`;
 }
 
-/** `webcap admin keys create|list|update|revoke|show`. */
+/** `webcap admin keys create|list|update|revoke|show|rotate-signing-secret`. */
 export function keysCommand({ run }: AdminCli): Command {
   const keys = new Command('keys').description('API keys');
   keys
@@ -43,6 +45,7 @@ export function keysCommand({ run }: AdminCli): Command {
     .option('--quota-daily <n>', 'billable calls per UTC day', count)
     .option('--quota-weekly <n>', 'billable calls per UTC week', count)
     .option('--quota-monthly <n>', 'billable calls per UTC month', count)
+    .option('--signed-only', 'refuse the key in a query string: only signed links and the header')
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, opts: KeyOptions & { account: string }) => {
@@ -52,11 +55,12 @@ export function keysCommand({ run }: AdminCli): Command {
           category: opts.category,
           expiresAt: cleared(opts.expires),
           quotas: quotasOf(opts),
+          signedOnly: opts.signedOnly === true,
         });
         const json = createdKeyJson(created);
         print(
           json,
-          `created key ${describeKey(json)}\n\n  ${created.plaintext}\n\nThe key is shown only this once.`,
+          `created key ${describeKey(json)}\n\n  ${created.plaintext}\n\nsigning secret (signed links):\n\n  ${created.signingSecret}\n\nThe key and its signing secret are shown only this once.`,
         );
       }),
     );
@@ -75,6 +79,7 @@ export function keysCommand({ run }: AdminCli): Command {
     .option('--alias <alias>', 'friendly name')
     .option('--category <category>', 'development, production, ...')
     .option('--active <bool>', 'true or false', bool)
+    .option('--signed-only <bool>', 'refuse the key in a query string: true or false', bool)
     .option('--expires <date>', 'expiry (ISO 8601), or never', expiry)
     .option('--quota-total <n>', 'or none', limit)
     .option('--quota-daily <n>', 'or none', limit)
@@ -88,6 +93,7 @@ export function keysCommand({ run }: AdminCli): Command {
             alias: opts.alias,
             category: opts.category,
             active: opts.active,
+            signedOnly: opts.signedOnly,
             expiresAt: cleared(opts.expires),
             quotas: quotasOf(opts),
           }),
@@ -102,6 +108,20 @@ export function keysCommand({ run }: AdminCli): Command {
       run(async (admin, print, id: string) => {
         const json = keyJson(await revokeKey(admin, id));
         print(json, `revoked key ${describeKey(json)}`);
+      }),
+    );
+  keys
+    .command('rotate-signing-secret <id>')
+    .description("replace the key's signing secret; links signed with the old one stop working")
+    .option('--json', 'print JSON')
+    .action(
+      run(async (admin, print, id: string) => {
+        const rotated = await rotateSigningSecret(admin, id);
+        const json = rotatedSigningSecretJson(rotated);
+        print(
+          json,
+          `new signing secret for key ${describeKey(json)}\n\n  ${rotated.signingSecret}\n\nIt is shown only this once.`,
+        );
       }),
     );
   keys

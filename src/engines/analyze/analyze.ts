@@ -32,6 +32,7 @@ export async function analyze(
     deps.page,
     {
       url: params.url,
+      ...(params.document === undefined ? {} : { document: params.document }),
       proxy: params.proxy,
       device: null,
       viewportWidth: null,
@@ -49,6 +50,9 @@ export async function analyze(
       scrollDurationMs: null,
       removal: 'remove',
       shaping: params.shaping,
+      ...(params.actions === undefined ? {} : { actions: params.actions }),
+      styles: null,
+      hideSelectors: [],
     },
     async ({ page, finalUrl, warnings }) => ({
       ...(await serializePage(page, null, deps.maxHtmlChars, NO_MARK)),

@@ -1,5 +1,7 @@
 /** The analyze engine's typed input and its result: what the HTTP edge produces after validation, and the `data` it answers. */
 import { type Static, Type } from 'typebox';
+import type { PageActions } from '../../browser/page-actions.js';
+import type { PageSource } from '../../browser/page-params.js';
 import type { RequestShaping } from '../../browser/request-shaping.js';
 import type { UpstreamProxy } from '../../net/upstream-proxy.js';
 import type { AnalysisFields } from './extractive.js';
@@ -31,8 +33,10 @@ export const CUSTOM_LIMITS = Object.freeze({
 });
 
 export interface AnalyzeParams {
-  /** An http(s) URL already accepted by the edge check. */
+  /** An http(s) URL already accepted by the edge check; with a document, the address it is served at. */
   readonly url: string;
+  /** The caller's own page (html or markdown); absent fetches `url`. */
+  readonly document?: PageSource;
   readonly proxy: UpstreamProxy | null;
   /** Extra field name → what it means, in the caller's order; names checked at the edge (identifiers, no fixed field). */
   readonly customFields: Readonly<Record<string, string>>;
@@ -40,6 +44,8 @@ export interface AnalyzeParams {
   readonly customPrompt: string | null;
   /** User agent, headers, cookies and the rest; absent when the caller shaped nothing. */
   readonly shaping?: RequestShaping;
+  /** What is done to the page before it is read (scripts, click, actions); absent when nothing. */
+  readonly actions?: PageActions;
 }
 
 /** The spec's Analysis result: the fixed fields, the contact signals, and one string per custom field. */

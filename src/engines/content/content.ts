@@ -1,4 +1,5 @@
 import { type PageDeps, type PageOutcome, withLoadedPage } from '../../browser/load-page.js';
+import { SYNTHETIC_ORIGIN } from '../../browser/page-params.js';
 import { serializePage } from '../../browser/serialize-page.js';
 import type { GuardedFetcher } from '../../net/guarded-fetch.js';
 import type { UpstreamProxy } from '../../net/upstream-proxy.js';
@@ -44,6 +45,13 @@ async function faviconIco(
   }
 }
 
+const NO_SITEMAP: SiteSitemap = {
+  source: '',
+  totalLinks: 0,
+  links: [],
+  warnings: ['no sitemap: the page was sent as html or markdown without base_url, so it has no site'],
+};
+
 /**
  * A page's content (spec, Content result): the page pipeline renders it once, with elements
  * removed as asked, and the serialized DOM is extracted in an extractor process into metadata,
@@ -54,12 +62,16 @@ async function faviconIco(
  */
 export async function content(deps: ContentDeps, params: ContentParams): Promise<PageOutcome<ContentResult>> {
   const stopSitemap = new AbortController();
-  const sitemap: Promise<SiteSitemap> | null = params.includeSitemap
-    ? discoverSitemap(deps.fetcher, params.url, deps.sitemap, {
-        signal: stopSitemap.signal,
-        proxy: params.proxy,
-      })
-    : null;
+  // A page sent without base_url has no site to ask for a sitemap or a favicon.
+  const siteless = params.url === SYNTHETIC_ORIGIN;
+  const sitemap: Promise<SiteSitemap> | null = !params.includeSitemap
+    ? null
+    : siteless
+      ? Promise.resolve(NO_SITEMAP)
+      : discoverSitemap(deps.fetcher, params.url, deps.sitemap, {
+          signal: stopSitemap.signal,
+          proxy: params.proxy,
+        });
   // Settled below, or abandoned when the render fails; it must not surface as unhandled.
   sitemap?.catch(() => undefined);
   try {
@@ -94,7 +106,7 @@ export async function content(deps: ContentDeps, params: ContentParams): Promise
     warnings.push(...extracted.warnings);
     const { metadata } = extracted;
     const favicon =
-      metadata.favicon !== ''
+      metadata.favicon !== '' || siteless
         ? metadata.favicon
         : await faviconIco(deps.fetcher, rendered.finalUrl, params.proxy);
     const site = sitemap === null ? null : await sitemap;

@@ -6,6 +6,7 @@ import { analyzeExtractive } from '../analyze/extractive.js';
 import type { PageDigest } from '../analyze/page-digest.js';
 import { type ReadPageInput, readPage } from '../analyze/read-page.js';
 import { type ExtractInput, extractContent } from '../content/extract.js';
+import { markdownPage } from '../markdown-page/markdown-page.js';
 
 export interface ExtractiveInput {
   readonly digest: PageDigest;
@@ -19,6 +20,8 @@ export const TASKS = {
   'read-page': (input: ReadPageInput) => readPage(input),
   /** The extractive analyzer over a digest. */
   extractive: (input: ExtractiveInput) => analyzeExtractive(input.digest, input.customFields),
+  /** A caller's Markdown (the `markdown` input) as the HTML page every engine renders. */
+  'markdown-page': (markdown: string) => markdownPage(markdown),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

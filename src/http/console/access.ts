@@ -4,6 +4,7 @@ import type { AdminDeps } from '../../admin/deps.js';
 import type { ConsoleSession, ConsoleSessions } from '../../admin/sessions.js';
 import { sessionActor } from '../../admin/sign-in.js';
 import type { Account } from '../../billing/accounts.js';
+import { keySecretSealer } from '../../billing/signing-secrets.js';
 import { WebcapError } from '../../errors.js';
 import type { AppDeps } from '../deps.js';
 import { clearSessionCookie, sessionTokenOf } from './session-cookie.js';
@@ -151,6 +152,7 @@ export function adminAs(deps: AppDeps, request: FastifyRequest): AdminDeps {
     db: deps.store.db,
     clock: deps.clock,
     jobRetentionMs: deps.config.jobs.retentionMs,
+    keySecrets: keySecretSealer(deps.signingSecret),
     actor: actorOf(request),
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { createKey, listKeys, revokeKey, showKey, updateKey } from '../../admin/keys.js';
+import { createKey, listKeys, revokeKey, rotateSigningSecret, showKey, updateKey } from '../../admin/keys.js';
 import type { Account } from '../../billing/accounts.js';
 import type { KeyRecord } from '../../billing/keys.js';
 import { WebcapError } from '../../errors.js';
@@ -22,10 +22,17 @@ const KeyCreate = Type.Object(
   { additionalProperties: false },
 );
 
+const SigningSecret = Type.String({
+  description: "the key's secret for signed links (docs/signed-links.md); shown only in this answer",
+});
+
 const CreatedConsoleKey = Type.Object({
   ...ConsoleKeySchema.properties,
   key: Type.String({ description: 'the API key; shown only in this answer' }),
+  signing_secret: SigningSecret,
 });
+
+const RotatedConsoleKey = Type.Object({ ...ConsoleKeySchema.properties, signing_secret: SigningSecret });
 
 /** A key of the session's account; another account's is not found, as one that does not exist. */
 async function ownKey(
@@ -80,7 +87,9 @@ export function keyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           expiresAt: body.expires,
           quotas: body.quotas,
         });
-        return reply.code(201).send({ ...(await one(created)), key: created.plaintext });
+        return reply
+          .code(201)
+          .send({ ...(await one(created)), key: created.plaintext, signing_secret: created.signingSecret });
       },
     );
 
@@ -114,6 +123,23 @@ export function keyRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const { key } = await ownKey(deps, request, accountOf(request), request.params.id);
         return one(await revokeKey(adminAs(deps, request), key.id));
+      },
+    );
+
+    app.post(
+      '/console/api/keys/:id/signing-secret',
+      {
+        config: { console: 'owner' },
+        schema: {
+          hide: true,
+          params: IdParams,
+          response: { 200: RotatedConsoleKey, ...errors(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        const { key } = await ownKey(deps, request, accountOf(request), request.params.id);
+        const rotated = await rotateSigningSecret(adminAs(deps, request), key.id);
+        return { ...(await one(rotated)), signing_secret: rotated.signingSecret };
       },
     );
   };

@@ -27,6 +27,7 @@ export const CaptureSuccess = {
     'image/png': { schema: Binary },
     'image/jpeg': { schema: Binary },
     'image/webp': { schema: Binary },
+    'image/avif': { schema: Binary },
     'application/pdf': { schema: Binary },
     'application/json': { schema: CaptureJsonSchema },
   },

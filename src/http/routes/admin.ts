@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { adminApiActor } from '../../admin/audit.js';
+import { keySecretSealer } from '../../billing/signing-secrets.js';
 import { bearerCheck } from '../bearer.js';
 import type { AppDeps } from '../deps.js';
 import { adminAccountRoutes } from './admin/accounts.js';
@@ -18,11 +19,13 @@ import { adminUserRoutes } from './admin/users.js';
  */
 export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTypebox {
   const check = bearerCheck(token, 'admin token');
+  const keySecrets = keySecretSealer(deps.signingSecret);
   // Each request acts as the admin API from its client's address, for the audit log.
   const admin: AdminOf = (request) => ({
     db: deps.store.db,
     clock: deps.clock,
     jobRetentionMs: deps.config.jobs.retentionMs,
+    keySecrets,
     actor: adminApiActor(request.ip),
   });
   return async (app) => {

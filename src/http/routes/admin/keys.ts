@@ -1,11 +1,26 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CreatedKeyJsonSchema, createdKeyJson, KeyJsonSchema, keyJson } from '../../../admin/json.js';
-import { createKey, listKeys, revokeKey, showKey, updateKey } from '../../../admin/keys.js';
+import {
+  CreatedKeyJsonSchema,
+  createdKeyJson,
+  KeyJsonSchema,
+  keyJson,
+  RotatedSigningSecretJsonSchema,
+  rotatedSigningSecretJson,
+} from '../../../admin/json.js';
+import {
+  createKey,
+  listKeys,
+  revokeKey,
+  rotateSigningSecret,
+  showKey,
+  updateKey,
+} from '../../../admin/keys.js';
 import { KeyCreate, KeyUpdate, keyPatchOf, Slug } from '../../admin-bodies.js';
+import { errors } from '../../responses/errors.js';
 import { ADMIN_DOC, type AdminOf, KeyParams, READ_ONE, WRITE } from './route-parts.js';
 
-/** /keys: create, list, show, update and revoke API keys. */
+/** /keys: create, list, show, update and revoke API keys, and rotate their signing secrets. */
 export function adminKeyRoutes(admin: AdminOf): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
@@ -19,6 +34,7 @@ export function adminKeyRoutes(admin: AdminOf): FastifyPluginAsyncTypebox {
           category: body.category,
           expiresAt: body.expires,
           quotas: body.quotas,
+          signedOnly: body.signed_only,
         });
         return reply.code(201).send(createdKeyJson(created));
       },
@@ -62,6 +78,20 @@ export function adminKeyRoutes(admin: AdminOf): FastifyPluginAsyncTypebox {
       '/keys/:id/revoke',
       { schema: { ...ADMIN_DOC, params: KeyParams, response: { 200: KeyJsonSchema, ...WRITE } } },
       async (request) => keyJson(await revokeKey(admin(request), request.params.id)),
+    );
+
+    app.post(
+      '/keys/:id/signing-secret',
+      {
+        schema: {
+          ...ADMIN_DOC,
+          params: KeyParams,
+          // A revoked key's is refused (409): nothing could use it.
+          response: { 200: RotatedSigningSecretJsonSchema, ...WRITE, ...errors(409) },
+        },
+      },
+      async (request) =>
+        rotatedSigningSecretJson(await rotateSigningSecret(admin(request), request.params.id)),
     );
   };
 }

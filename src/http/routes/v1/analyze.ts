@@ -23,6 +23,7 @@ export function analyzeRoutes(deps: AppDeps): FastifyPluginAsync {
     auth: 'v1',
     engine: 'analyze',
     billable: true,
+    signedLinks: true,
     tags: ['analyze'],
     summary: 'An analysis of a page',
     params: V1AnalyzeParams,

@@ -7,7 +7,7 @@ import { endpoint } from '../../endpoint.js';
 import { CaptureSuccess, JobAcceptedBody } from '../../responses/calls.js';
 import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
 
-const V1CaptureQuery = Type.Object(
+const V1CaptureParams = Type.Object(
   {
     ...v1CaptureFields,
     x_api_key: Type.Optional(Type.String({ maxLength: 256 })),
@@ -15,17 +15,18 @@ const V1CaptureQuery = Type.Object(
   { additionalProperties: false },
 );
 
-/** GET /v1/capture: a screenshot or PDF of a page; 1 credit. */
+/** GET|POST /v1/capture: a screenshot or PDF of a page; 1 credit. */
 export function captureRoutes(deps: AppDeps): FastifyPluginAsync {
   return endpoint({
     url: '/v1/capture',
-    methods: ['GET'],
+    methods: ['GET', 'POST'],
     auth: 'v1',
     engine: 'capture',
     billable: true,
+    signedLinks: true,
     tags: ['capture'],
     summary: 'Screenshot or PDF of a page',
-    params: V1CaptureQuery,
+    params: V1CaptureParams,
     response: { 200: CaptureSuccess, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
     handler: (input, request, reply) =>
       answerCall(deps, request, reply, input, captureRequest(input, 'v1', baseUrlOf(deps, request))),
