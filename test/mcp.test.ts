@@ -112,7 +112,9 @@ describe('MCP over Streamable HTTP', () => {
         'usage',
         'job_status',
       ]);
-      expect(JSON.stringify(tools).length).toBeLessThan(7000);
+      // About 2,500 tokens of an agent's context for every page option issue 33 brought (shaping,
+      // PDF, input, actions): the bound keeps the next additions deliberate.
+      expect(JSON.stringify(tools).length).toBeLessThan(10_000);
       const capture = tools[0]?.inputSchema as { required?: string[]; properties: Record<string, unknown> };
       // url, html or markdown: the request checks that exactly one is given, as on the routes.
       expect(capture.required).toBeUndefined();

@@ -5,7 +5,7 @@ import type { AdBlocker } from './ad-blocker.js';
 import { DEFAULT_VIEWPORT } from './chromium-args.js';
 import type { CookieBannerRemover } from './cookie-banners.js';
 import { applyDevice } from './devices.js';
-import { runActions } from './page-actions.js';
+import { runActions, stepLabel } from './page-actions.js';
 import type { PageParams, PageSource } from './page-params.js';
 import { blockRequests, scrollThrough } from './page-setup.js';
 import { applyPageStyles } from './page-styles.js';
@@ -160,6 +160,9 @@ function namedSelectors(params: PageParams): NamedSelector[] {
   }
   if (params.hideSelectors.length > 0) {
     named.push({ param: 'hide_selectors', selector: params.hideSelectors.join(',') });
+  }
+  for (const step of params.actions?.steps ?? []) {
+    if ('selector' in step.action) named.push({ param: stepLabel(step), selector: step.action.selector });
   }
   return named;
 }

@@ -69,7 +69,8 @@ function isAction({ name }: NamedAction): boolean {
   return name.startsWith('actions[');
 }
 
-function label(step: NamedAction): string {
+/** How errors and warnings name a step: `actions[3] (click)`, or the parameter (`click`, `scripts`). */
+export function stepLabel(step: NamedAction): string {
   return isAction(step) ? `${step.name} (${step.action.type})` : step.name;
 }
 
@@ -77,11 +78,11 @@ async function runStep(page: Page, step: NamedAction, options: ActionOptions): P
   const { action } = step;
   const missing = (selector: string): string => {
     if (options.ignoreMissingSelectors) {
-      return `${label(step)}: no element matches ${JSON.stringify(selector)}; skipped (ignore_missing_selectors)`;
+      return `${stepLabel(step)}: no element matches ${JSON.stringify(selector)}; skipped (ignore_missing_selectors)`;
     }
     // The shape of an element capture's selector that matches nothing: a 400 naming the parameter.
     throw isAction(step)
-      ? invalidParam(`${label(step)}:`, `no element matches ${JSON.stringify(selector)}`)
+      ? invalidParam(`${stepLabel(step)}:`, `no element matches ${JSON.stringify(selector)}`)
       : invalidParam(step.name, 'matched no element');
   };
   switch (action.type) {
@@ -106,7 +107,7 @@ async function runStep(page: Page, step: NamedAction, options: ActionOptions): P
           await page.keyboard.press(action.key as KeyInput);
         } catch (error) {
           if (error instanceof Error && error.message.startsWith('Unknown key')) {
-            throw invalidParam(label(step), `has an unknown key ${JSON.stringify(action.key)}`);
+            throw invalidParam(stepLabel(step), `has an unknown key ${JSON.stringify(action.key)}`);
           }
           throw error;
         }
@@ -155,7 +156,7 @@ async function onElements(
     // An element that is hidden, detached or covered cannot be clicked or typed into.
     if (error instanceof Error && UNACTIONABLE.some((text) => error.message.includes(text))) {
       throw invalidParam(
-        `${label(step)}:`,
+        `${stepLabel(step)}:`,
         `could not act on ${JSON.stringify(action.selector)} (${error.message})`,
       );
     }
@@ -208,8 +209,8 @@ async function evaluate(page: Page, step: NamedAction, script: string): Promise<
     return null;
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    if (step.scriptFailure === 'warn') return `${label(step)}: the script threw: ${message}`;
-    throw invalidParam(`${label(step)}:`, `the script threw: ${message}`);
+    if (step.scriptFailure === 'warn') return `${stepLabel(step)}: the script threw: ${message}`;
+    throw invalidParam(`${stepLabel(step)}:`, `the script threw: ${message}`);
   }
 }
 

@@ -74,11 +74,24 @@ const source = {
     'where html or markdown is served: relative links resolve against it',
   ),
 };
+/*
+ * Acting on the page before it is read: the steps as JSON text, described in a line rather than
+ * by their schema (eight step types, three tools: a fifth of tools/list).
+ */
+const actions = Type.Optional(
+  Type.String({
+    maxLength: 100_000,
+    description:
+      'JSON list of steps run after load, e.g. [{"type":"click","selector":"#more"},{"type":"wait","milliseconds":500}]; types: wait, wait_for_selector, click, hover, type (selector, text), press (key), scroll (direction, amount), evaluate (script)',
+  }),
+);
+
 const page = {
   ...source,
   wait_for_selector: optional(pageFields.wait_for_selector),
   delay: optional(pageFields.delay, 'seconds to wait'),
   remove_selectors: optional(pageFields.remove_selectors, 'comma-separated CSS'),
+  actions,
   ...shapingArgs,
 };
 
@@ -127,6 +140,7 @@ export const AnalyzeTool = Type.Object(
       }),
     ),
     custom_prompt: optional(analyzeFields.custom_prompt),
+    actions,
     cache: Bool(),
     async,
   },
