@@ -225,6 +225,8 @@ describe('the console in a browser', () => {
 
     // Rotating the signing secret shows the new one once.
     await click(owner, 'Rotate signing secret');
+    // The dialog's button has the row button's name: it must be open before the second click.
+    await owner.waitForSelector('dialog[open]');
     const rotated = await answerTo(owner, 'POST', '/signing-secret', () =>
       click(owner, 'Rotate signing secret'),
     );
@@ -270,7 +272,7 @@ describe('the console in a browser', () => {
     await open(owner, '/console/playground');
     await choose(owner, 'Endpoint', 'GET /v1/capture');
     // A call the API refuses shows the API's own message (and is not billed).
-    await fill(owner, 'url (required)', 'ftp://example.com/');
+    await fill(owner, 'url', 'ftp://example.com/');
     const refused = await answerTo(owner, 'GET', '/v1/capture', () => click(owner, 'Run GET /v1/capture'));
     expect(refused.status()).toBe(400);
     const message = ((await refused.json()) as { error: string }).error;
@@ -278,7 +280,7 @@ describe('the console in a browser', () => {
     expect(await owner.$eval('.answer [role="alert"]', (element) => element.textContent)).toBe(message);
     await shot(owner, 'playground-refused');
 
-    await fill(owner, 'url (required)', fixture.url('/capture.html'));
+    await fill(owner, 'url', fixture.url('/capture.html'));
     await waitForText(owner, 'Billed:');
     const answer = await answerTo(owner, 'GET', '/v1/capture', () => click(owner, 'Run GET /v1/capture'));
     expect(answer.status()).toBe(200);
@@ -313,7 +315,7 @@ describe('the console in a browser', () => {
   it('shows a PDF answer in the playground, with a link to its bytes', async () => {
     await open(owner, '/console/playground');
     await choose(owner, 'Endpoint', 'GET /v1/capture');
-    await fill(owner, 'url (required)', fixture.url('/capture.html'));
+    await fill(owner, 'url', fixture.url('/capture.html'));
     await click(owner, 'More parameters');
     await choose(owner, 'format', 'pdf');
     const answer = await answerTo(owner, 'GET', '/v1/capture', () => click(owner, 'Run GET /v1/capture'));
@@ -335,7 +337,7 @@ describe('the console in a browser', () => {
   it('runs an async job from the playground and watches it complete in Jobs', async () => {
     await open(owner, '/console/playground');
     await choose(owner, 'Endpoint', 'GET /v1/capture');
-    await fill(owner, 'url (required)', fixture.url('/capture.html'));
+    await fill(owner, 'url', fixture.url('/capture.html'));
     await click(owner, 'More parameters');
     await choose(owner, 'is_async', 'true');
     const answer = await answerTo(owner, 'GET', '/v1/capture', () => click(owner, 'Run GET /v1/capture'));

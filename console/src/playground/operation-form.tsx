@@ -83,7 +83,15 @@ function Control({
   }
 }
 
-/** The generated form's fields: the required ones first, the others folded under "More parameters". */
+/**
+ * Shown before "More parameters": the required fields, and `url`, which a page call needs unless
+ * it sends `html` or `markdown` instead (so the document cannot mark it required).
+ */
+function isLead(field: FormField): boolean {
+  return field.required || field.name === 'url';
+}
+
+/** The generated form's fields: the lead ones first, the others folded under "More parameters". */
 export function OperationFields({
   fields,
   values,
@@ -119,8 +127,8 @@ export function OperationFields({
       )}
     </Field>
   );
-  const required = fields.filter((f) => f.required);
-  const optional = fields.filter((f) => !f.required);
+  const required = fields.filter(isLead);
+  const optional = fields.filter((f) => !isLead(f));
   const given = optional.filter((f) => (values[f.name] ?? '') !== '').length;
   return (
     <>
