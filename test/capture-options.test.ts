@@ -81,12 +81,18 @@ async function pageSizes(pdf: Buffer): Promise<[number, number][]> {
 }
 
 /** The first page's words with their boxes in points, from pdftotext -bbox. */
-async function words(pdf: Buffer): Promise<{ text: string; xMin: number; yMin: number }[]> {
+async function words(
+  pdf: Buffer,
+): Promise<{ text: string; xMin: number; yMin: number; xMax: number; yMax: number }[]> {
   const html = (await poppler('pdftotext', ['-bbox', '-f', '1', '-l', '1', 'fd://0', '-'], pdf)).toString();
-  return [...html.matchAll(/<word xMin="(-?[\d.]+)" yMin="(-?[\d.]+)"[^>]*>([^<]*)<\/word>/g)].map((m) => ({
+  const box =
+    /<word xMin="(-?[\d.]+)" yMin="(-?[\d.]+)" xMax="(-?[\d.]+)" yMax="(-?[\d.]+)">([^<]*)<\/word>/g;
+  return [...html.matchAll(box)].map((m) => ({
     xMin: Number(m[1]),
     yMin: Number(m[2]),
-    text: m[3] ?? '',
+    xMax: Number(m[3]),
+    yMax: Number(m[4]),
+    text: m[5] ?? '',
   }));
 }
 
@@ -223,6 +229,21 @@ describe('capture options: PDF, image and page styles', () => {
       const opening = (await words(file)).find((word) => word.text === 'Opening');
       expect(opening?.yMin).toBeGreaterThan(26);
     });
+  });
+
+  it('an unstyled pdf_footer prints legibly, centred', async () => {
+    const file = await pdf({
+      pdf_paper_format: 'letter',
+      pdf_footer: 'Chapter <span class="pageNumber"></span>',
+    });
+    const chapter = (await words(file)).find((word) => word.text === 'Chapter');
+    expect(chapter).toBeDefined();
+    const { xMin = 0, xMax = 0, yMin = 0, yMax = 0 } = chapter ?? {};
+    // 10 CSS px is 7.5 pt; Chromium's own size for template text is about 1 pt.
+    expect(yMax - yMin).toBeGreaterThan(6);
+    // Letter is 612 pt wide: the word and the page number after it sit about its middle.
+    expect(xMin).toBeGreaterThan(250);
+    expect(xMax).toBeLessThan(320);
   });
 
   describe('happy: jobs and request bodies', () => {

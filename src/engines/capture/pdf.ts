@@ -14,6 +14,14 @@ function lengthPx(length: string): number {
 const NO_TEMPLATE = '<span></span>';
 
 /**
+ * A caller's template in a box of readable defaults: Chromium draws template text at a size of
+ * its own that prints as a speck (about 1 px) at the left edge; the template's own styles win.
+ */
+function readable(template: string): string {
+  return `<div style="width: 100%; font-size: 10px; text-align: center;">${template}</div>`;
+}
+
+/**
  * The paper of pdf_fit_one_page: as wide as the viewport the page was laid out in, so the print
  * lays it out the same, and as tall as the document (cut at `maxHeightPx`), both scaled, plus
  * the margins. Only its first page is kept, in case the print layout runs longer than the screen's.
@@ -92,8 +100,10 @@ export async function printPdf(
         ...(templates
           ? {
               displayHeaderFooter: true,
-              headerTemplate: options.headerTemplate ?? NO_TEMPLATE,
-              footerTemplate: options.footerTemplate ?? NO_TEMPLATE,
+              headerTemplate:
+                options.headerTemplate === null ? NO_TEMPLATE : readable(options.headerTemplate),
+              footerTemplate:
+                options.footerTemplate === null ? NO_TEMPLATE : readable(options.footerTemplate),
             }
           : {}),
       }),
