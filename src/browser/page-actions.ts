@@ -1,7 +1,7 @@
 import type { ElementHandle, HTTPRequest, KeyInput, Page } from 'puppeteer-core';
 import { invalidParam, WebcapError } from '../errors.js';
 
-/** One step of `actions` (docs/capture.md, "Actions"), as the request layer checked it. */
+/** One step of `actions` (docs/capture.md, "Acting on the page"), as the request layer checked it. */
 export type PageAction =
   | { readonly type: 'wait'; readonly milliseconds: number }
   | { readonly type: 'wait_for_selector'; readonly selector: string }
