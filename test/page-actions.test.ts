@@ -260,6 +260,8 @@ describe('acting on the page', () => {
     [{ actions: '[{' }, 'Bad Request: actions is not valid JSON'],
     [{ actions: '{"type":"click"}' }, /^Bad Request: actions must be array/],
     [{ actions: '[{"type":"dance"}]' }, /^Bad Request: actions\[0\]\.type is "dance"; allowed: wait, /],
+    [{ actions: '[{"type":"constructor"}]' }, /^Bad Request: actions\[0\]\.type is "constructor"; allowed: /],
+    [{ actions: '[{"type":"__proto__"}]' }, /^Bad Request: actions\[0\]\.type is "__proto__"; allowed: /],
     [{ actions: '[{"type":"click"}]' }, /^Bad Request: actions\[0\] \(click\) /],
     [{ actions: '[{"type":"click","selector":"#more","extra":1}]' }, /^Bad Request: actions\[0\] \(click\) /],
     [

@@ -89,7 +89,10 @@ const StepList = Type.Array(Type.Object({ type: Type.String({ maxLength: 50 }) }
 
 function step(index: number, raw: Static<typeof StepList>[number]): PageAction {
   const name = `actions[${index}]`;
-  const schema = (STEP_SCHEMAS as Record<string, TSchema>)[raw.type];
+  // Own keys only: a type such as "constructor" must not find what every object inherits.
+  const schema = Object.hasOwn(STEP_SCHEMAS, raw.type)
+    ? (STEP_SCHEMAS as Record<string, TSchema>)[raw.type]
+    : undefined;
   if (schema === undefined) {
     throw invalidParam(
       `${name}.type`,
