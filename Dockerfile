@@ -95,11 +95,12 @@ CMD ["serve"]
 # Built only with --target test: the runtime image above plus what the suite needs beside it. The
 # checkout comes from a build context named `suite` (the script passes the repository's files);
 # the dev dependencies from the deps stage. The full chromium runs test/full-browser.test.ts and
-# test/hostile-frames.test.ts; openssl makes certificates in the egress-proxy and sitemap tests.
+# test/hostile-frames.test.ts; openssl makes certificates in the egress-proxy and sitemap tests;
+# poppler-utils reads PDFs back in test/capture-options.test.ts.
 FROM runtime AS test
 USER root
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium openssl \
+ && apt-get install -y --no-install-recommends chromium openssl poppler-utils \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /suite
 COPY --from=suite --chown=10001:10001 . .
