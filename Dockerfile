@@ -51,13 +51,14 @@ RUN npm run build \
 # --- runtime --------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 # Chromium's headless shell (the browser the service drives), uBlock Origin's filter lists (the ad
-# blocker reads them; nothing is downloaded at run time), tini as PID 1 (forwards SIGTERM, reaps
+# blocker reads them; nothing is downloaded at run time), ffmpeg (encodes animated captures; the
+# test stage reads them back with its ffprobe), tini as PID 1 (forwards SIGTERM, reaps
 # Chromium's orphans), and fonts for Latin, Greek, Cyrillic (Liberation, DejaVu), most other
 # scripts (Noto), Chinese, Japanese and Korean (Noto CJK) and colour emoji. fc-cache writes the
 # font cache now: the root filesystem is read-only at run time.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      chromium-headless-shell webext-ublock-origin-chromium tini fontconfig \
+      chromium-headless-shell webext-ublock-origin-chromium ffmpeg tini fontconfig \
       fonts-liberation fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
  && rm -rf /var/lib/apt/lists/* \
  && fc-cache -f

@@ -3,6 +3,7 @@ import { parseHTML } from 'linkedom';
 import { extractContent } from '../src/engines/content/extract.js';
 import { extractMainContent, plainText } from '../src/engines/content/main-content.js';
 import { parsePage } from '../src/engines/content/parse-page.js';
+import { bootstrapInterval, type Interval } from './bootstrap.js';
 import {
   type DevPage,
   devPageHtml,
@@ -13,17 +14,32 @@ import {
   scorePage,
   sumScores,
 } from './content-dev-set.js';
+import {
+  averageScores,
+  htmlText,
+  loadReadabilitySet,
+  type PagePR,
+  READABILITY_PAGE_URL,
+  type ShingleScore,
+  scoreShingles,
+} from './content-readability-set.js';
 import { quantile } from './load.js';
 
 /*
  * The content-quality row of `npm run bench`: webcap's main content (use_defuddle) on the
  * development set, scored as its README says, timed on this one thread as an extractor process
- * would run it. Alone: `npx tsx bench/content-dev-quality.ts [--pages=N] [--errors=FILE]`.
+ * would run it. Alone: `npx tsx bench/content-dev-quality.ts [--pages=N] [--errors=FILE]
+ * [--readability-errors=FILE] [--no-calls] [--no-readability]`; with the readability set
+ * (content-readability-set.ts) and bootstrap intervals of each half and of that set.
  */
 
 export interface DevSetResult {
   readonly all: SetScore;
   readonly halves: { readonly a: SetScore; readonly b: SetScore };
+  /** 95 % bootstrap intervals of each half's F1 (pages resampled). */
+  readonly intervals: { readonly a: Interval; readonly b: Interval };
+  /** The second set (content-readability-set.ts), with its F1's bootstrap interval; null when skipped. */
+  readonly readability: ReadabilityResult | null;
   /** Parse + main content, per page, on one thread (after WARM_UP_PAGES unmeasured). */
   readonly mainContentMedianMs: number;
   readonly mainContentP95Ms: number;
@@ -59,9 +75,28 @@ export function mainContentText(html: string, pageUrl: string): string {
   return textOf(mainContentHtml(html, pageUrl));
 }
 
+export interface ReadabilityResult {
+  readonly score: ShingleScore;
+  readonly interval: Interval;
+  readonly pages: readonly { readonly name: string; readonly pr: PagePR }[];
+}
+
+/** The second set's score: each page's main content (the html field's text) against Readability's article. */
+export function measureReadabilitySet(): ReadabilityResult {
+  const pages = loadReadabilitySet().map((page) => ({
+    name: page.name,
+    pr: scoreShingles(htmlText(mainContentHtml(page.source, READABILITY_PAGE_URL)), page.expected),
+  }));
+  const prs = pages.map((p) => p.pr);
+  return { score: averageScores(prs), interval: bootstrapInterval(prs, (s) => averageScores(s).f1), pages };
+}
+
+const f1Interval = (pages: readonly PageOutcome[]) =>
+  bootstrapInterval(pages, (sample) => sumScores(sample.map((p) => p.counts)).f1);
+
 /** Runs the set: text and time of each page, then the scores of the whole set and of each half. */
 export function measureDevSet(
-  options: { readonly limit?: number; readonly contentCalls?: boolean } = {},
+  options: { readonly limit?: number; readonly contentCalls?: boolean; readonly readability?: boolean } = {},
 ): DevSetResult {
   const set = loadDevSet().slice(0, options.limit ?? Number.POSITIVE_INFINITY);
   const htmls = set.map((page) => devPageHtml(page));
@@ -96,6 +131,11 @@ export function measureDevSet(
   return {
     all: score(() => true),
     halves: { a: score((p) => p.half === 'a'), b: score((p) => p.half === 'b') },
+    intervals: {
+      a: f1Interval(pages.filter((p) => p.half === 'a')),
+      b: f1Interval(pages.filter((p) => p.half === 'b')),
+    },
+    readability: options.readability === false ? null : measureReadabilitySet(),
     mainContentMedianMs: quantile(times, 0.5),
     mainContentP95Ms: quantile(times, 0.95),
     contentCallMedianMs: quantile(call, 0.5),
@@ -113,17 +153,29 @@ export function formatDevSet(result: DevSetResult): string {
     s: { precision: number | null; recall: number | null; f1: number },
     extra = '',
   ) => `  ${name.padEnd(36)} ${f3(s.precision)}  ${f3(s.recall)}  ${extra.padEnd(5)}  ${f3(s.f1)}`;
-  const ours = (name: string, s: SetScore) => line(name, s, f3(s.accuracy));
+  const ours = (name: string, s: SetScore, ci?: Interval) =>
+    line(name, s, f3(s.accuracy)) + (ci === undefined ? '' : `  [${f3(ci.low)}, ${f3(ci.high)}]`);
+  const r = result.readability;
   return [
     `main content on the development set (${result.all.pages} pages; TP ${result.all.tp}, FP ${result.all.fp}, FN ${result.all.fn}, TN ${result.all.tn}):`,
-    `  ${''.padEnd(36)} P      R      acc    F1`,
+    `  ${''.padEnd(36)} P      R      acc    F1     95 % bootstrap interval`,
     ours('webcap (this run)', result.all),
-    ours(`  half a (${result.halves.a.pages} pages)`, result.halves.a),
-    ours(`  half b (${result.halves.b.pages} pages)`, result.halves.b),
+    ours(`  half a (${result.halves.a.pages} pages)`, result.halves.a, result.intervals.a),
+    ours(`  half b (${result.halves.b.pages} pages)`, result.halves.b, result.intervals.b),
     ...PUBLISHED.map((p) => line(`${p.name} (published)`, p)),
     `  time per page, one thread: parse + main content median ${result.mainContentMedianMs.toFixed(1)} ms, ` +
-      `p95 ${result.mainContentP95Ms.toFixed(1)} ms; a whole content call's extraction (metadata, links, ` +
-      `main content, Markdown) median ${result.contentCallMedianMs.toFixed(1)} ms, p95 ${result.contentCallP95Ms.toFixed(1)} ms`,
+      `p95 ${result.mainContentP95Ms.toFixed(1)} ms` +
+      (Number.isNaN(result.contentCallMedianMs)
+        ? ''
+        : `; a whole content call's extraction (metadata, links, main content, Markdown) median ` +
+          `${result.contentCallMedianMs.toFixed(1)} ms, p95 ${result.contentCallP95Ms.toFixed(1)} ms`),
+    ...(r === null
+      ? []
+      : [
+          `main content on the readability set (${r.score.pages} pages; 4-token shingles, P and R averaged over pages):`,
+          `  ${'webcap (this run)'.padEnd(36)} ${f3(r.score.precision)}  ${f3(r.score.recall)}  ${''.padEnd(5)}  ${f3(r.score.f1)}  [${f3(r.interval.low)}, ${f3(r.interval.high)}]`,
+          `  ${'defuddle 0.19.4 (README)'.padEnd(36)}   -      -    ${''.padEnd(5)}  0.941`,
+        ]),
   ].join('\n');
 }
 
@@ -153,8 +205,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const result = measureDevSet({
     ...(limit === undefined ? {} : { limit: Number(limit) }),
     contentCalls: !process.argv.includes('--no-calls'),
+    readability: !process.argv.includes('--no-readability'),
   });
   console.log(formatDevSet(result));
   const errors = option('errors');
   if (errors !== undefined) writeFileSync(errors, `${errorReport(result, loadDevSet())}\n`);
+  const worst = option('readability-errors');
+  if (worst !== undefined && result.readability !== null)
+    writeFileSync(
+      worst,
+      `${[...result.readability.pages]
+        .sort((x, y) => x.pr.precision + x.pr.recall - (y.pr.precision + y.pr.recall))
+        .map((p) => `${p.name} P=${f3(p.pr.precision)} R=${f3(p.pr.recall)}`)
+        .join('\n')}\n`,
+    );
 }

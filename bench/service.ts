@@ -47,6 +47,10 @@ export interface Service {
   cpuMs(): number;
   /** Time the service's main thread has spent runnable but waiting for a CPU (Linux schedstat), in ms. */
   runQueueWaitMs(): number;
+  /** Resident memory of the service's own process (not its browser), in bytes. */
+  rssBytes(): number;
+  /** Resident memory of the service's extractor processes (its node children), summed, in bytes. */
+  extractorRssBytes(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -55,6 +59,14 @@ function processCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** VmRSS of one process, in bytes. */
+function rssOf(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmRSS:'));
+  return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
 }
 
 /** Resolves with the address the service prints once it listens; the rest of its output goes to `log`. */
@@ -162,6 +174,20 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     },
     cpuMs: () => processCpuMs(pid),
     runQueueWaitMs: () => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1_000_000,
+    rssBytes: () => rssOf(pid),
+    async extractorRssBytes() {
+      let total = 0;
+      for (const member of await processTree(pid)) {
+        try {
+          const parent = readFileSync(`/proc/${member}/stat`, 'utf8').split(') ')[1]?.split(' ')[1];
+          if (Number(parent) === pid && /node/.test(readlinkSync(`/proc/${member}/exe`)))
+            total += rssOf(member);
+        } catch {
+          // Exited meanwhile (an extractor replaced).
+        }
+      }
+      return total;
+    },
     async close() {
       await http.close();
       child.kill('SIGTERM');

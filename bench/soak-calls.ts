@@ -1,6 +1,7 @@
 import type { Pool } from 'undici';
 import type { PageName } from './fixture-pages.js';
 import type { FixtureSite } from './fixture-site.js';
+import { seededRandom } from './seeded-random.js';
 
 /**
  * What the soak asks the service for: the bench's three pages through all three engines
@@ -106,18 +107,6 @@ const REMOVED: Record<PageName, readonly string[]> = {
 
 const BLOCKED_TYPES = ['image,font', 'script', 'stylesheet,image'] as const;
 
-/** Mulberry32: a small seeded generator, so that a seed always plans the same calls. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 function pick<T>(random: () => number, items: readonly T[]): T {
   const item = items[Math.floor(random() * items.length)];
   if (item === undefined) throw new Error('pick from an empty list');
@@ -155,7 +144,7 @@ export function planCalls(
   unreachableUrl: string,
   seed: number,
 ): PlannedCall[] {
-  const random = generator(seed);
+  const random = seededRandom(seed);
   const calls: PlannedCall[] = [];
   for (let n = 0; n < count; n++) {
     const kind = kindOf(random);

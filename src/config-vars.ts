@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { DEFAULT_CHROMIUM_PATH } from './browser/chromium-args.js';
+import { DEFAULT_FFMPEG_PATH } from './engines/capture/encode-animation.js';
 import { type AllowRule, parseAllowList } from './net/address-policy.js';
 import { parseTrustProxy, type TrustProxy } from './net/trust-proxy.js';
 
@@ -20,6 +21,7 @@ export const CONFIG_GROUPS = {
   content: 'Content',
   analyze: 'Analysis',
   jobs: 'Async jobs and webhooks',
+  crawl: 'Crawls and batches',
   console: 'Console',
   upkeep: 'Upkeep',
 } as const;
@@ -664,6 +666,18 @@ export const CONFIG_VARS = [
       'limit on loading a page and on each wait for a selector; below `RENDER_TIMEOUT_MS`; a page whose document has arrived is then used as it is, with a warning ([docs/capture.md](docs/capture.md))',
   },
   {
+    name: 'TEXT_SETTLE_MAX_MS',
+    key: 'browser.textSettleMaxMs',
+    group: 'browser',
+    type: 'integer',
+    min: 0,
+    max: 60_000,
+    default: 3000,
+    unit: 'ms',
+    description:
+      'longest wait, after load, for the text of a page read for its text (content, analyze, extract, crawl) to stop changing and stop saying "Loading…"; 0 does not wait ([docs/content.md](docs/content.md))',
+  },
+  {
     name: 'BROWSER_RECYCLE_RENDERS',
     key: 'browser.recycleAfterRenders',
     group: 'browser',
@@ -695,6 +709,27 @@ export const CONFIG_VARS = [
     default: 20_000,
     unit: 'px',
     description: 'full-page captures are cut at this height (CSS pixels)',
+  },
+  {
+    name: 'FFMPEG_PATH',
+    key: 'animation.ffmpegPath',
+    group: 'browser',
+    type: 'text',
+    default: DEFAULT_FFMPEG_PATH,
+    description:
+      "Debian's `ffmpeg`, which encodes animated captures (`format=mp4`, `webm`, `gif`; [docs/capture.md](docs/capture.md))",
+  },
+  {
+    name: 'ANIMATION_MAX_MB',
+    key: 'animation.maxBytes',
+    group: 'browser',
+    type: 'integer',
+    min: 1,
+    max: 1024,
+    default: 50,
+    unit: 'MB',
+    keyUnit: 'bytes',
+    description: 'an animated capture larger than this is a `400` naming `duration` (not billed)',
   },
   {
     name: 'BROWSER_LAUNCH_BACKOFF_MS',
@@ -1150,6 +1185,28 @@ export const CONFIG_VARS = [
     unit: 'ms',
     description:
       'how often reservations past their hold are released (or every `RESERVATION_HOLD_MS`, when shorter)',
+  },
+  // Crawls and batches
+  {
+    name: 'CRAWL_MAX_PAGES',
+    key: 'crawl.maxPages',
+    group: 'crawl',
+    type: 'integer',
+    min: 1,
+    max: 1_000_000,
+    default: 10_000,
+    description:
+      'pages one crawl may fetch at most: the ceiling of its `limit` ([docs/crawl.md](docs/crawl.md))',
+  },
+  {
+    name: 'CRAWL_MAX_CONCURRENCY',
+    key: 'crawl.maxConcurrency',
+    group: 'crawl',
+    type: 'integer',
+    min: 1,
+    max: 256,
+    default: 10,
+    description: 'pages of one crawl running at once, across workers: the ceiling of its `max_concurrency`',
   },
   {
     name: 'JOB_SWEEP_INTERVAL_MS',

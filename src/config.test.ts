@@ -123,6 +123,7 @@ describe('loadConfig', () => {
       maxQueueDepth: 32,
       renderTimeoutMs: 60_000,
       navigationTimeoutMs: 30_000,
+      textSettleMaxMs: 3000,
       recycleAfterRenders: 500,
       maxMemoryBytes: 2048 * 1024 * 1024,
       maxFullPageHeightPx: 20_000,

@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'blocked'
   | 'timeout'
   | 'unavailable'
+  | 'model_failed'
   | 'internal';
 
 /** The limit a rate-limited call met; the HTTP layer sends it as X-RateLimit-*. */
@@ -81,6 +82,8 @@ export const ERROR_CATALOGUE: Readonly<
   blocked: { status: 400, message: 'Bad Request: blocked by the network policy' },
   timeout: { status: 500, message: 'Internal Error: timeout' },
   unavailable: { status: 503, message: 'Service Unavailable' },
+  /** The operator's model answered, but not what was asked (an extraction outside its schema after a repair round). */
+  model_failed: { status: 502, message: 'Bad Gateway' },
   internal: { status: 500, message: 'Internal Error' },
 };
 

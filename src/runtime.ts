@@ -10,27 +10,30 @@ import { chromiumArgs } from './browser/chromium-args.js';
 import { loadCookieBannerRemover } from './browser/cookie-banners.js';
 import { loadOnce } from './browser/load-once.js';
 import { BrowserPool } from './browser/pool.js';
+import { hostedFileLink } from './calls/delivery.js';
 import type { CallDeps } from './calls/deps.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
+import { crawlOutbox } from './crawls/crawl-events.js';
+import { Crawls } from './crawls/crawls.js';
 import type { AnalyzeDeps } from './engines/analyze/analyze.js';
 import type { Analyzer } from './engines/analyze/analyzers/analyzer.js';
 import { extractiveAnalyzer } from './engines/analyze/analyzers/extractive.js';
 import { openAiAnalyzer } from './engines/analyze/analyzers/openai.js';
 import type { CaptureDeps } from './engines/capture/capture.js';
 import type { ContentDeps } from './engines/content/content.js';
+import { openAiSchemaModel } from './engines/extract/schema/model-extract.js';
 import { ExtractorPool } from './engines/extractors/pool.js';
-import { WebcapError } from './errors.js';
 import { type App, buildApp } from './http/app.js';
 import { HttpDrain } from './http/drain.js';
 import { BullMqQueue } from './jobs/bullmq.js';
 import { InProcessQueue } from './jobs/in-process.js';
 import { countQueued } from './jobs/job-store.js';
+import { jobOutbox } from './jobs/job-webhooks.js';
 import { Jobs } from './jobs/jobs.js';
 import type { JobQueue } from './jobs/queue.js';
-import type { JobRunner } from './jobs/runner.js';
 import { Sealer } from './jobs/sealed.js';
-import { type WebhookDelivery, Webhooks } from './jobs/webhooks.js';
+import { Webhooks } from './jobs/webhooks.js';
 import { buildOrUnwind, type Closers } from './lifecycle.js';
 import { createLogger } from './logging.js';
 import { NetworkGuard } from './net/guard.js';
@@ -54,6 +57,8 @@ export interface Runtime {
   readonly logger: Logger;
   readonly app: App;
   readonly jobs: Jobs;
+  /** Whole-site crawls: submission, reading, cancellation (the MCP tools use them too). */
+  readonly crawls: Crawls;
   /** What billable calls run with; the HTTP routes and the job worker share it. */
   readonly calls: CallDeps;
   /** Verifies presented keys (the HTTP auth and `webcap mcp` alike). */
@@ -113,6 +118,32 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         jobsQueued: () => countQueued(stores.store.db),
       });
       const jobs = openJobs(config, clock, logger, { stores, blobs, engines, calls, metrics }, closers);
+      const crawlSealer = new Sealer(stores.signingSecret, 'crawl plans');
+      const crawls = new Crawls({
+        db: stores.store.db,
+        calls,
+        blobs,
+        sealer: crawlSealer,
+        clock,
+        logger,
+        requestLog: stores.requestLog,
+        jobs,
+        config: config.jobs,
+        webhooks: new Webhooks({
+          db: stores.store.db,
+          outbox: crawlOutbox(stores.store.db, blobs, crawlSealer, (baseUrl, id) =>
+            hostedFileLink(calls, baseUrl, id),
+          ),
+          fetcher: engines.guard.fetcher,
+          clock,
+          logger,
+          timeoutMs: config.jobs.webhookTimeoutMs,
+          retryWindowMs: config.jobs.webhookRetryWindowMs,
+          backoffMs: config.jobs.webhookBackoffMs,
+          observe: (outcome) => metrics.observeWebhook(outcome),
+        }),
+      });
+      closers.add('crawls', () => crawls.close());
       const app = await buildApp(
         {
           config,
@@ -126,6 +157,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           signingSecret: stores.signingSecret,
           metrics,
           jobs,
+          crawls,
           renderPool: () => engines.pool.state(),
           consoleDir: options.consoleDir,
         },
@@ -135,12 +167,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       closers.add('http', () => drain.close(config.shutdownGraceMs));
       await startUpkeep(config, clock, logger, { stores, blobs }, closers);
       await jobs.start();
+      await crawls.start();
       return {
         config,
         store: stores.store,
         logger,
         app,
         jobs,
+        crawls,
         calls,
         keys: stores.keys,
         requestLog: stores.requestLog,
@@ -265,9 +299,23 @@ async function openEngines(
     adBlocker: loadBlocker,
     cookieBanners: loadOnce(loadCookieBannerRemover),
     navigationTimeoutMs: config.browser.navigationTimeoutMs,
+    textSettleMaxMs: config.browser.textSettleMaxMs,
     maxFullPageHeightPx: config.browser.maxFullPageHeightPx,
     markdownPage: (markdown) => extractor.run('markdown-page', markdown),
+    animation: {
+      ...config.animation,
+      renderTimeoutMs: config.browser.renderTimeoutMs,
+      clockMs: () => performance.now(),
+    },
   };
+  const analyzer: Analyzer =
+    config.analyzer.kind === 'openai'
+      ? openAiAnalyzer(config.analyzer, logger)
+      : extractiveAnalyzer(extractor);
+  closers.add('analyzer', () => analyzer.close());
+  // The analyzer's model fills schemas too; without one the built-in extractor does.
+  const schemaModel = config.analyzer.kind === 'openai' ? openAiSchemaModel(config.analyzer, logger) : null;
+  if (schemaModel !== null) closers.add('schema model', () => schemaModel.close());
   const content: ContentDeps = {
     page: capture,
     extractor,
@@ -280,12 +328,8 @@ async function openEngines(
     },
     maxHtmlChars: config.content.maxHtmlChars,
     maxLinks: config.content.maxLinks,
+    schemaModel,
   };
-  const analyzer: Analyzer =
-    config.analyzer.kind === 'openai'
-      ? openAiAnalyzer(config.analyzer, logger)
-      : extractiveAnalyzer(extractor);
-  closers.add('analyzer', () => analyzer.close());
   const analyze: AnalyzeDeps = {
     page: capture,
     extractor,
@@ -346,9 +390,9 @@ function openJobs(
   // The queue and the webhooks call back into the runner that Jobs builds on them. It exists
   // before either can: the queue delivers nothing, and webhooks poll nothing, before jobs.start().
   let jobs: Jobs | undefined;
-  const runner = (): JobRunner => {
+  const built = (): Jobs => {
     if (jobs === undefined) throw new Error('the job runner was called back before it was built');
-    return jobs.runner;
+    return jobs;
   };
   const queue: JobQueue =
     config.redisUrl === null
@@ -359,26 +403,20 @@ function openJobs(
           leaseMs: config.jobs.leaseMs,
           maxAttempts: config.jobs.maxAttempts,
           logger,
-          onAbandoned: async (id) => {
-            await runner().fail(
-              id,
-              { staleBefore: clock() },
-              new WebcapError('internal', 'the job stalled too often'),
-            );
-          },
+          onAbandoned: (id) => built().abandon(id),
         });
   const webhooks = new Webhooks({
     db: stores.store.db,
+    outbox: jobOutbox(stores.store.db, (job) => built().runner.webhookDelivery(job)),
     fetcher: parts.engines.guard.fetcher,
     clock,
     logger,
     timeoutMs: config.jobs.webhookTimeoutMs,
     retryWindowMs: config.jobs.webhookRetryWindowMs,
     backoffMs: config.jobs.webhookBackoffMs,
-    delivery: (job): Promise<WebhookDelivery> => runner().webhookDelivery(job),
     observe: (outcome) => metrics.observeWebhook(outcome),
   });
-  const built = new Jobs({
+  const made = new Jobs({
     db: stores.store.db,
     calls: parts.calls,
     blobs: parts.blobs,
@@ -391,10 +429,10 @@ function openJobs(
     observe: (engine, outcome) => metrics.observeJob(engine, outcome),
     queue,
   });
-  jobs = built;
+  jobs = made;
   // Closes the queue and the webhooks too, after the runs in flight.
-  closers.add('jobs', () => built.close());
-  return built;
+  closers.add('jobs', () => made.close());
+  return made;
 }
 
 /**

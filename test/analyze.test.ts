@@ -24,6 +24,7 @@ const FIXED = [
   'emails',
   'phoneNumbers',
 ];
+const emptyField = (name: string) => `custom field ${name}: the page's main content does not say; left empty`;
 const LISTS = new Set(['keyFeatures', 'categories', 'useCases', 'emails', 'phoneNumbers']);
 
 const CONTACT_PAGE = `<!doctype html><html lang="en-GB"><head><title>Contact Acme Widgets</title></head><body>
@@ -46,6 +47,42 @@ const LONG_ARTICLE = `<!doctype html><html lang="en"><head><title>A long report<
 ${Array.from({ length: 60 }, (_, i) => `<h2>Part ${i + 1}</h2><p>Paragraph ${i + 1} of the report on the harbour bridge, its repairs, its traffic and the ferries that replaced it for eight months while the works went on.</p>`).join('\n')}
 </article></body></html>`;
 
+// Site furniture that no class name gives away: a rail of promos beside the main content, written
+// like features and audiences ("for commuters and families").
+const PROMO_RAIL = `<div class="rail"><div class="promo"><h3>Why subscribe</h3><p>Independent journalism for curious readers, made for commuters and families.</p>
+<ul><li>Ad-free reading on every device</li><li>Exclusive newsletters every morning</li><li>Full archive back to 1998</li></ul></div></div>`;
+
+// A news story whose only "for" phrases are someone else's: quoted speech and a research sponsor.
+const NEWS_NO_AUDIENCE = `<!doctype html><html lang="en"><head><title>Study finds short walks after meals lower blood sugar | Bay City Chronicle</title></head><body>
+<nav><a href="/">Home</a> <a href="/health">Health</a></nav><div class="layout"><article><h1>Study finds short walks after meals lower blood sugar</h1>
+<p>A ten-minute walk after eating cuts the rise in blood sugar by almost a fifth, according to a study published on Monday by health researchers.</p>
+<p>The research, carried out by a team at Northeastern University for the Boston-based organization, followed 900 adults for a year and was reported by our health correspondent.</p>
+<p>"This advice is built for busy professionals who sit all day," said Dr. Helen Marsh, who led the study. She said the effect was strongest in patients with diabetes.</p>
+<p>Health officials said the findings supported existing advice to stay active throughout the day, and the newsroom will follow the story.</p></article>${PROMO_RAIL}</div></body></html>`;
+
+// A product page with its own feature list, and the promo rail's list beside it.
+const PRODUCT_WITH_PROMOS = `<!doctype html><html lang="en"><head><title>Metro 20L laptop backpack - Carryall</title></head><body>
+<nav><a href="/">Shop</a> <a href="/basket">Basket</a></nav><div class="layout"><main><h1>Metro 20L Laptop Backpack</h1><p>£74.00. In stock, dispatched the next working day. Add to basket.</p>
+<h2>Features</h2><ul><li>Padded sleeve for laptops up to 16 inches</li><li>Water-resistant recycled fabric</li><li>Hidden passport pocket</li></ul>
+<p>A slim backpack that fits under an airline seat and still holds a day's kit, with a two-year warranty and free returns within 30 days.</p></main>${PROMO_RAIL}</div></body></html>`;
+
+// The issue's case: an encyclopedia article on a statistics method, whose examples mention a local
+// business, students and classes in passing.
+const ENCYCLOPEDIA_T_TEST = `<!doctype html><html lang="en"><head><title>Student's t-test - Openpedia</title></head><body>
+<nav><a href="/">Main page</a> <a href="/random">Random article</a></nav><div id="content"><h1>Student's t-test</h1>
+<p>A Student's t-test is a statistical test used to determine whether the means of two groups differ, when the test statistic follows a Student's t-distribution under the null hypothesis.</p>
+<h2>History</h2><p>The test was introduced by William Sealy Gosset, who worked for the Guinness brewery in Dublin and published under the pen name Student. The brewery, a local business with opening hours for visitors, did not allow staff to publish under their own names.</p>
+<h2>Uses</h2><p>Common uses include the one-sample test of whether a mean equals a specified value, and the two-sample test for independent groups, for example students in two classes taught by different teachers.</p>
+<h2>Calculation</h2><p>The statistic is the difference of the sample means divided by the standard error of that difference; the degrees of freedom depend on the sample sizes.</p></div>
+<div class="visit-box"><h3>Visit us</h3><p>Our reading room is open Monday to Saturday; find us on the map.</p></div></body></html>`;
+
+// Whom a page is for, stated in its hero, and in its schema.org markup.
+const STATED_AUDIENCE = `<!doctype html><html lang="en"><head><title>Tallybook</title></head><body>
+<main><h1>Invoicing for freelancers and independent consultants</h1><p>Create invoices in seconds and chase late payments automatically.</p></main></body></html>`;
+const MARKED_AUDIENCE = `<!doctype html><html lang="en"><head><title>Zoomi kids bike helmet</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Zoomi Kids Bike Helmet","audience":{"@type":"PeopleAudience","audienceType":"children aged 5-10"}}</script></head>
+<body><main><h1>Zoomi Kids Bike Helmet</h1><p>A light helmet with plenty of vents, a rear light and a magnetic buckle.</p></main></body></html>`;
+
 interface Site {
   readonly server: TestServer;
   readonly pages: Map<string, string>;
@@ -60,6 +97,11 @@ async function startSite(): Promise<Site> {
   pages.set('/contact', CONTACT_PAGE);
   pages.set('/injection', INJECTION_PAGE);
   pages.set('/long', LONG_ARTICLE);
+  pages.set('/news-no-audience', NEWS_NO_AUDIENCE);
+  pages.set('/product-with-promos', PRODUCT_WITH_PROMOS);
+  pages.set('/t-test', ENCYCLOPEDIA_T_TEST);
+  pages.set('/stated-audience', STATED_AUDIENCE);
+  pages.set('/marked-audience', MARKED_AUDIENCE);
   const server = await startServer((req, res) => {
     const page = pages.get(new URL(req.url ?? '/', 'http://x').pathname);
     if (page === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -80,9 +122,15 @@ function runtimeFor(site: Site, env: Record<string, string> = {}): Promise<TestR
   });
 }
 
-/** Every fixed field present and typed, custom ones strings; nothing else. */
-function expectShape(data: Record<string, unknown>, custom: readonly string[]): void {
-  expect(Object.keys(data).sort()).toEqual([...FIXED, ...custom].sort());
+/** Every fixed field present and typed, custom ones strings, `warnings` only when expected; nothing else. */
+function expectShape(
+  data: Record<string, unknown>,
+  custom: readonly string[],
+  warnings: readonly string[] = [],
+): void {
+  const { warnings: stated, ...fields } = data;
+  expect(stated ?? []).toEqual(warnings);
+  expect(Object.keys(fields).sort()).toEqual([...FIXED, ...custom].sort());
   for (const name of FIXED) {
     if (LISTS.has(name)) {
       expect(Array.isArray(data[name]), name).toBe(true);
@@ -134,7 +182,7 @@ describe('analyze (extractive analyzer)', () => {
     expect(res.headers['x-webcap-cache']).toBeUndefined();
     const { success, data } = res.json();
     expect(success).toBe(true);
-    expectShape(data, ['openingHours', 'parkingFee']);
+    expectShape(data, ['openingHours', 'parkingFee'], [emptyField('parkingFee')]);
     expect(data.categories).toEqual(['Local Business', 'Food & Drink']);
     expect(data.keyFeatures).toContain('Sourdough loaves, baked daily from 5 am');
     expect(data.summary).toMatch(/family bakery in Harrowgate/);
@@ -223,6 +271,43 @@ describe('analyze (extractive analyzer)', () => {
     expect(missing.json().error).toContain('url');
   });
 
+  it('says nothing about an audience the page does not state: not from quotes, sponsors or promos', async () => {
+    const res = await get({ url: site.url('/news-no-audience') });
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json();
+    expect(data.targetAudience).toBe('');
+    expect(data.keyFeatures).toEqual([]);
+    expect(data.categories[0]).toBe('News & Media');
+  });
+
+  it('takes the audience the page states, in its hero or its schema.org markup', async () => {
+    const stated = await get({ url: site.url('/stated-audience') });
+    expect(stated.json().data.targetAudience).toBe('freelancers and independent consultants');
+    const marked = await get({ url: site.url('/marked-audience') });
+    expect(marked.json().data.targetAudience).toBe('children aged 5-10');
+  });
+
+  it("lists the main content's features, never the promo rail beside it", async () => {
+    const res = await get({ url: site.url('/product-with-promos') });
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json();
+    expect(data.keyFeatures).toEqual([
+      'Padded sleeve for laptops up to 16 inches',
+      'Water-resistant recycled fabric',
+      'Hidden passport pocket',
+    ]);
+    expect(data.targetAudience).toBe('');
+  });
+
+  it('does not call an encyclopedia article on a statistics method a local business', async () => {
+    const res = await get({ url: site.url('/t-test') });
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json();
+    // Nothing in the taxonomy fits well, and a word in passing is not evidence: no category.
+    expect(data.categories).toEqual([]);
+    expect(data.targetAudience).toBe('');
+  });
+
   it('cache=true: a miss, then a hit with the same data; each billed once', async () => {
     const query = {
       url: site.url('/saas-landing'),
@@ -260,7 +345,7 @@ describe('analyze (extractive analyzer)', () => {
     });
     expect(viaGet.statusCode).toBe(200);
     expect(viaGet.headers['x-webcap-analyzer']).toBe('extractive');
-    expectShape(viaGet.json().data, ['license']);
+    expectShape(viaGet.json().data, ['license'], [emptyField('license')]);
     expect(viaGet.json().data.categories[0]).toBe('Documentation');
     const viaPost = await post(
       { url: site.url('/docs-page'), access_key: key, custom_response: { license: 'the licence' } },

@@ -426,7 +426,7 @@ describe('capture options: PDF, image and page styles', () => {
       [{ format: 'webp', pdf_header: 'x' }, /pdf_header needs format=pdf/],
       [{ format: 'jpeg', omit_background: 'true' }, /omit_background needs a format with transparency/],
       [{ format: 'avif', image_quality: '0' }, /image_quality/],
-      [{ format: 'gif' }, /format/],
+      [{ format: 'tiff' }, /format/],
       [
         { clip_x: '0', clip_y: '0', clip_width: '10' },
         /clip_height must be given with clip_x, clip_y, clip_width/,

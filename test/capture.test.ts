@@ -396,7 +396,7 @@ describe('GET /v1/capture', () => {
     it.each([
       [{}, /^Bad Request: url is required, or html or markdown instead \(exactly one of them\)$/],
       [{ url: 'file:///etc/passwd' }, /^Bad Request: url must be an http or https URL/],
-      [{ url: 'http://x.test/', format: 'gif' }, /^Bad Request: format must be one of/],
+      [{ url: 'http://x.test/', format: 'tiff' }, /^Bad Request: format must be one of/],
       [{ url: 'http://x.test/', device: 'nokia_3310' }, /^Bad Request: device must be one of/],
       [{ url: 'http://x.test/', delay: '11' }, /^Bad Request: delay /],
       [{ url: 'http://x.test/', cache_ttl: '60' }, /^Bad Request: cache_ttl /],
@@ -420,7 +420,7 @@ describe('GET /v1/capture', () => {
     });
 
     it('a missing key is 401 before any parameter is looked at', async () => {
-      const res = await t.runtime.app.inject({ url: '/v1/capture?format=gif' });
+      const res = await t.runtime.app.inject({ url: '/v1/capture?format=tiff' });
       expect(res.statusCode).toBe(401);
     });
 
@@ -444,14 +444,21 @@ describe('GET /v1/capture', () => {
   describe('security', () => {
     it('refuses private targets before rendering, unbilled', async () => {
       const before = await used();
-      for (const url of [
-        `http://127.0.0.1:${canary.port}/`,
-        'http://169.254.169.254/latest/meta-data/',
-        `http://[::ffff:127.0.0.1]:${canary.port}/`,
-      ]) {
+      const blocked = 'Bad Request: blocked by the network policy';
+      // The fixture's 127.0.0.1 is allowed on its own port only: the port is what is missing.
+      const otherPort = (host: string) =>
+        `${blocked}: ${host} is allowed by WEBCAP_ALLOW_PRIVATE but not on port ${canary.port}; add 127.0.0.1/32:${canary.port}`;
+      for (const [url, error] of [
+        [`http://127.0.0.1:${canary.port}/`, otherPort('127.0.0.1')],
+        [
+          'http://169.254.169.254/latest/meta-data/',
+          `${blocked}: 169.254.169.254 is a link-local address (cloud metadata services live here); allow it with WEBCAP_ALLOW_PRIVATE=169.254.169.254/32:80`,
+        ],
+        [`http://[::ffff:127.0.0.1]:${canary.port}/`, otherPort('::ffff:7f00:1')],
+      ] as const) {
         const res = await capture({ url });
         expect(res.statusCode).toBe(400);
-        expect(res.json().error).toMatch(/^Bad Request: blocked by the network policy/);
+        expect(res.json().error).toBe(error);
       }
       expect(canary.connections()).toBe(0);
       expect(await used()).toBe(before);

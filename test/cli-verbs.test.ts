@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYZE_FIELDS, CAPTURE_FIELDS, CONTENT_FIELDS, CRAWLER_FIELDS } from '../src/cli/call-fields.js';
+import {
+  ANALYZE_FIELDS,
+  CAPTURE_FIELDS,
+  CONTENT_FIELDS,
+  CRAWL_FIELDS,
+  EXTRACT_FIELDS,
+  MAP_FIELDS,
+  WEBSITE_CRAWLER_FIELDS,
+} from '../src/cli/call-fields.js';
 import { runWebcap } from '../src/cli/program.js';
 import { pngSize } from './helpers/chromium.js';
 import { tempDir } from './helpers/databases.js';
@@ -11,6 +19,18 @@ import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/run
 const PAGE = `<!doctype html><html lang="en"><head><title>CLI fixture</title>
 <style>html, body { margin: 0; background: #fff; }</style></head>
 <body><h1>Webcap from the shell</h1><p>Write to hello@webcap-cli.com for a demo of the command line.</p></body></html>`;
+
+/** An article among a site's menus and footer: what `webcap content` prints by default is the article. */
+const MENUS = `<!doctype html><html lang="en"><head><title>Tide tables</title></head><body>
+<header><nav><ul><li><a href="/">Home</a></li><li><a href="/pricing">Pricing plans</a></li>
+<li><a href="/careers">Careers at Acme Harbour</a></li><li><a href="/press">Press room</a></li></ul></nav></header>
+<main><article><h1>Tide tables</h1>
+<p>The northern harbour keeps its tide tables on a slate by the pier, where the harbour master chalks each high water before dawn.</p>
+<p>Fishermen read it on their way to the boats, and the ferry crew check it twice before the first crossing of the day.</p>
+<p>In winter the slate moves inside the harbour office, and the times are read out on the radio at six every morning.</p>
+</article></main>
+<footer><p>Acme Harbour Ltd, registered in the harbour district.</p><a href="/privacy">Privacy policy</a></footer>
+</body></html>`;
 
 const VERSION = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string }).version;
 
@@ -32,7 +52,7 @@ describe('webcap API verbs', () => {
       // /silent never answers: the crawler's fetch and the browser's navigation time out on it.
       if (req.url === '/silent') return;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(PAGE);
+      res.end(req.url === '/menus' ? MENUS : PAGE);
     });
     t = await startTestRuntime('sqlite', {
       env: {
@@ -161,9 +181,9 @@ describe('webcap API verbs', () => {
         code: 2,
         stderr: 'webcap: --delay must be <= 10\n',
       });
-      expect(await webcap(['capture', pageUrl, '--format', 'gif', '-o', '/dev/null'])).toMatchObject({
+      expect(await webcap(['capture', pageUrl, '--format', 'tiff', '-o', '/dev/null'])).toMatchObject({
         code: 2,
-        stderr: 'webcap: --format must be one of png, jpeg, jpg, webp, avif, pdf\n',
+        stderr: 'webcap: --format must be one of png, jpeg, jpg, webp, avif, pdf, mp4, webm, gif\n',
       });
       expect(await webcap(['capture', pageUrl, '--pdf-scale', '3', '-o', '/dev/null'])).toMatchObject({
         code: 2,
@@ -197,7 +217,7 @@ describe('webcap API verbs', () => {
     });
   });
 
-  describe('content, analyze, crawl, usage', () => {
+  describe('content, analyze, website-crawler, usage', () => {
     it('content prints the Markdown; --json the whole envelope', async () => {
       const run = await webcap(['content', pageUrl]);
       expect(run.code).toBe(0);
@@ -217,13 +237,55 @@ describe('webcap API verbs', () => {
       });
     });
 
+    it('content prints the main content by default; --whole-page the menus too', async () => {
+      const menusUrl = `http://127.0.0.1:${site.port}/menus`;
+      const main = await webcap(['content', menusUrl]);
+      expect(main.code, main.stderr).toBe(0);
+      expect(main.stdout).toContain('where the harbour master chalks each high water before dawn.');
+      expect(main.stdout).not.toContain('Careers at Acme Harbour');
+      const whole = await webcap(['content', menusUrl, '--whole-page']);
+      expect(whole.code, whole.stderr).toBe(0);
+      expect(whole.stdout).toContain('where the harbour master chalks each high water before dawn.');
+      expect(whole.stdout).toContain('Careers at Acme Harbour');
+      const both = await webcap(['content', menusUrl, '--whole-page', '--use-defuddle']);
+      expect(both.code).not.toBe(0);
+      expect(both.stderr).toContain('--whole-page');
+    });
+
+    it('screenshot steps: their links in the JSON answer, or beside the Markdown on stderr', async () => {
+      const actions = JSON.stringify([{ type: 'screenshot' }, { type: 'screenshot', full_page: true }]);
+      const shot = await webcap(['capture', pageUrl, '--json', '--actions', actions]);
+      expect(shot.code, shot.stderr).toBe(0);
+      const links = (JSON.parse(shot.stdout) as { actions: { screenshots: string[] } }).actions.screenshots;
+      expect(links).toHaveLength(2);
+      const hosted = await fetch(links[0] ?? '');
+      expect(pngSize(new Uint8Array(await hosted.arrayBuffer()))).toEqual({ width: 1280, height: 1024 });
+      const read = await webcap(['content', pageUrl, '--actions', actions]);
+      expect(read.code, read.stderr).toBe(0);
+      expect(read.stdout).toContain('# Webcap from the shell');
+      expect(read.stderr).toMatch(
+        /^actions screenshot 1: http:\/\/\S+\/v1\/files\/\S+\nactions screenshot 2: /m,
+      );
+      // Without --json a capture answers the image, which cannot carry them: the API's 400.
+      const image = await webcap([
+        'capture',
+        pageUrl,
+        '-o',
+        path.join(tempDir(), 'x.png'),
+        '--actions',
+        actions,
+      ]);
+      expect(image.code).toBe(1);
+      expect(image.stderr).toContain('actions[0] (screenshot): needs a JSON answer');
+    });
+
     it('--html-file and --markdown-file send a file as the page (in a POST body); a URL beside one is a 400', async () => {
       const dir = tempDir();
       const htmlFile = path.join(dir, 'page.html');
       const markdownFile = path.join(dir, 'page.md');
       fs.writeFileSync(htmlFile, `<h1>From a file</h1><p>${'padding '.repeat(4000)}</p>`);
       fs.writeFileSync(markdownFile, '# Notes\n\n- one\n- two\n');
-      const html = await webcap(['content', '--html-file', htmlFile]);
+      const html = await webcap(['content', '--html-file', htmlFile, '--whole-page']);
       expect(html.code, html.stderr).toBe(0);
       expect(html.stdout.startsWith('# From a file\n')).toBe(true);
       const markdown = await webcap(['content', '--markdown-file', markdownFile, '--json']);
@@ -266,13 +328,73 @@ describe('webcap API verbs', () => {
       });
     });
 
-    it('crawl prints the response in short, or the page source with --return-page-source', async () => {
-      const run = await webcap(['crawl', pageUrl]);
+    it('extract reads --rules FILE and prints the fields; a wrong rule is a usage error naming its path', async () => {
+      const rulesFile = path.join(tempDir(), 'rules.json');
+      fs.writeFileSync(rulesFile, JSON.stringify({ title: 'h1', missing: '.none' }));
+      const human = await webcap(['extract', pageUrl, '--rules', rulesFile]);
+      expect(human).toMatchObject({
+        code: 0,
+        stdout: `${JSON.stringify({ title: 'Webcap from the shell', missing: null }, null, 2)}\n`,
+        stderr: 'webcap: warning: extract_rules.missing: the selector ".none" matched nothing\n',
+      });
+      const json = await webcap(['extract', pageUrl, '--extract-rules', '{"lead":"p"}', '--json']);
+      expect(JSON.parse(json.stdout)).toEqual({
+        success: true,
+        data: { lead: 'Write to hello@webcap-cli.com for a demo of the command line.' },
+      });
+      expect(await webcap(['extract', pageUrl, '--extract-rules', '{"a":{"selector":"a["}}'])).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/^webcap: extract_rules\.a\.selector is not a CSS selector/),
+      });
+      expect(await webcap(['extract', pageUrl])).toMatchObject({
+        code: 2,
+        stderr: 'webcap: give a schema or rules: --schema FILE, --rules FILE or --extract-rules JSON\n',
+      });
+    });
+
+    it('extract reads --schema FILE; a wrong schema is a usage error naming its path', async () => {
+      const schemaFile = path.join(tempDir(), 'schema.json');
+      const schema = { type: 'object', properties: { emails: { type: 'array', items: { type: 'string' } } } };
+      fs.writeFileSync(schemaFile, JSON.stringify(schema));
+      const json = await webcap(['extract', pageUrl, '--schema', schemaFile, '--json']);
+      expect(json).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(json.stdout)).toEqual({ success: true, data: { emails: ['hello@webcap-cli.com'] } });
+      const rulesFile = path.join(tempDir(), 'rules.json');
+      fs.writeFileSync(rulesFile, '{"title":"h1"}');
+      expect(await webcap(['extract', pageUrl, '--schema', schemaFile, '--rules', rulesFile])).toMatchObject({
+        code: 2,
+        stderr: 'webcap: --schema, --rules and --extract-rules: give one of them\n',
+      });
+      fs.writeFileSync(
+        schemaFile,
+        JSON.stringify({ type: 'object', properties: { a: { type: 'string', pattern: '^a' } } }),
+      );
+      expect(await webcap(['extract', pageUrl, '--schema', schemaFile])).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/^webcap: schema\.properties\.a\.pattern is not supported/),
+      });
+      // content with the json format prints the data rather than the Markdown.
+      const content = await webcap([
+        'content',
+        pageUrl,
+        '--formats',
+        'json',
+        '--extract-rules',
+        '{"title":"h1"}',
+      ]);
+      expect(content).toMatchObject({
+        code: 0,
+        stdout: `${JSON.stringify({ title: 'Webcap from the shell' }, null, 2)}\n`,
+      });
+    });
+
+    it('website-crawler prints the response in short, or the page source with --return-page-source', async () => {
+      const run = await webcap(['website-crawler', pageUrl]);
       expect(run).toMatchObject({ code: 0, stderr: '' });
       expect(run.stdout).toBe(
         `200 ${pageUrl}\ncontent-type: text/html; charset=utf-8\nsize: ${Buffer.byteLength(PAGE)} bytes\n`,
       );
-      const source = await webcap(['crawl', pageUrl, '--return_page_source']);
+      const source = await webcap(['website-crawler', pageUrl, '--return_page_source']);
       expect(source.stdout).toBe(`${PAGE}\n`);
     });
 
@@ -359,7 +481,7 @@ describe('webcap API verbs', () => {
     });
 
     it('3 when the server fails (a 500 of its own) or cannot be reached', async () => {
-      const failed = await webcap(['crawl', silentUrl]);
+      const failed = await webcap(['website-crawler', silentUrl]);
       expect(failed.code).toBe(3);
       expect(failed.stderr).toBe('webcap: 500 Internal Error: timeout: the page sent nothing for 500 ms\n');
       const port = await closedPort();
@@ -397,6 +519,47 @@ describe('webcap API verbs', () => {
       const cancel = await webcap(['jobs', 'cancel', job.job_id]);
       expect(cancel.code).toBe(1);
       expect(cancel.stderr).toMatch(/^webcap: 409 Conflict: [^\n]+\n$/);
+    });
+
+    it('jobs wait prints what the verb prints: the Markdown, the link of a capture (-o: its file), the extracted data', async () => {
+      const jobOf = async (args: readonly string[]) =>
+        (JSON.parse((await webcap([...args, '--async', '--json'])).stdout) as { job_id: string }).job_id;
+      const content = await jobOf(['content', pageUrl]);
+      const capture = await jobOf(['capture', pageUrl]);
+      const extract = await jobOf(['extract', pageUrl, '--extract-rules', '{"title":"h1","none":".none"}']);
+
+      const markdown = await webcap(['jobs', 'wait', content, '--timeout', '120']);
+      const sync = await webcap(['content', pageUrl]);
+      // Its warnings too: this short page has no main content, which `content` now reads by default.
+      expect(markdown).toMatchObject({ code: 0, stdout: sync.stdout, stderr: sync.stderr });
+      expect(markdown.stdout).toContain('# Webcap from the shell');
+
+      const link = await webcap(['jobs', 'wait', capture, '--timeout', '120']);
+      const record = JSON.parse((await webcap(['jobs', 'get', capture, '--json'])).stdout);
+      expect(link).toMatchObject({ code: 0, stdout: `${record.result.screenshot_url}\n`, stderr: '' });
+      // -o writes the file the link serves, as `capture -o` does.
+      const file = path.join(tempDir(), 'job.png');
+      const written = await webcap(['jobs', 'wait', capture, '-o', file]);
+      const png = fs.readFileSync(file);
+      expect(written).toMatchObject({
+        code: 0,
+        stdout: '',
+        stderr: `wrote ${png.byteLength} bytes (image/png) to ${file}\n`,
+      });
+      expect(png.byteLength).toBe(record.result.size);
+      expect(pngSize(png)).toEqual({ width: record.result.width, height: record.result.height });
+      expect(await webcap(['jobs', 'wait', content, '-o', file])).toMatchObject({
+        code: 2,
+        stderr: `webcap: -o is for a capture job's file; ${content} is a /v1/content job: redirect stdout\n`,
+      });
+
+      expect(await webcap(['jobs', 'wait', extract, '--timeout', '120'])).toMatchObject({
+        code: 0,
+        stdout: `${JSON.stringify({ title: 'Webcap from the shell', none: null }, null, 2)}\n`,
+        stderr: 'webcap: warning: extract_rules.none: the selector ".none" matched nothing\n',
+      });
+      // --json is the record as the API answers it.
+      expect(JSON.parse((await webcap(['jobs', 'wait', capture, '--json'])).stdout)).toEqual(record);
     });
 
     it('a job that fails exits as its error; a wait that runs out of time exits 3; a bad id is a usage error', async () => {
@@ -442,7 +605,18 @@ describe('webcap API verbs', () => {
       expect(await webcap(['--version'])).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
       const help = await webcap(['--help']);
       expect(help.code).toBe(0);
-      for (const verb of ['capture', 'content', 'analyze', 'crawl', 'usage', 'jobs']) {
+      for (const verb of [
+        'capture',
+        'content',
+        'analyze',
+        'extract',
+        'website-crawler',
+        'crawl-site',
+        'crawl-status',
+        'crawl-cancel',
+        'usage',
+        'jobs',
+      ]) {
         expect(help.stdout).toMatch(new RegExp(`\\n  ${verb} `));
       }
       expect(help.stdout).toContain('  2  usage or configuration error (nothing was sent)\n');
@@ -472,7 +646,10 @@ describe('webcap API verbs', () => {
       expect(Object.keys(CAPTURE_FIELDS).sort()).toEqual(declared('/v1/capture'));
       expect(Object.keys(CONTENT_FIELDS).sort()).toEqual(declared('/v1/content'));
       expect(Object.keys(ANALYZE_FIELDS).sort()).toEqual(declared('/v1/analyze'));
-      expect(Object.keys(CRAWLER_FIELDS).sort()).toEqual(declared('/v1/website/crawler'));
+      expect(Object.keys(EXTRACT_FIELDS).sort()).toEqual(declared('/v1/extract'));
+      expect(Object.keys(WEBSITE_CRAWLER_FIELDS).sort()).toEqual(declared('/v1/website/crawler'));
+      expect(Object.keys(CRAWL_FIELDS).sort()).toEqual(declared('/v1/crawl'));
+      expect(Object.keys(MAP_FIELDS).sort()).toEqual(declared('/v1/map'));
     });
   });
 });

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/billing/accounts.js';
@@ -9,6 +10,7 @@ import { addUser, asBrowser, type Browser, browserOf, signIn } from './helpers/c
 import { DIALECTS } from './helpers/databases.js';
 import { startServer, type TestServer, tableResolver } from './helpers/net-fixtures.js';
 import { ADMIN_TOKEN, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { HANG_MS } from './helpers/waits.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as plain JSON
 type Json = any;
@@ -30,10 +32,13 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
   let operator: Browser;
   const ids = { acmeKey: '', otherKey: '', otherUser: '', otherJob: '' };
   let acmeKey = '';
+  let otherKey = '';
+  /** The answers to /held the site keeps until `releaseHeld()`: a crawl page that runs as long as a test needs. */
+  const held: ServerResponse[] = [];
 
   const inject = (options: InjectOptions) => t.runtime.app.inject(options);
   const as = (browser: Browser, options: InjectOptions) => inject(asBrowser(browser, options));
-  const page = () => `http://site.example:${site.port}/page`;
+  const page = (pathname = '/page') => `http://site.example:${site.port}${pathname}`;
   const callCrawler = (browser: Browser, keyId: string, extra: Record<string, string> = {}, headers = {}) =>
     as(browser, {
       url: '/v1/website/crawler',
@@ -47,14 +52,57 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
     expect(res.statusCode, res.body).toBe(status);
     expect(res.json()).toEqual({ error });
   };
+  /** Starts a crawl or a batch with the key, as any client would; its id. */
+  const start = async (key: string, path: '/v1/crawl' | '/v1/batch', payload: object) => {
+    const res = await inject({ method: 'POST', url: path, headers: { 'x-api-key': key }, payload });
+    expect(res.statusCode, res.body).toBe(202);
+    const body = res.json();
+    return String(body.crawl_id ?? body.batch_id);
+  };
+  const idOf = (item: Json) => item.crawl_id ?? item.batch_id;
+  /** The browser's list of crawls and batches once `done` holds of it. */
+  const crawlsOnce = async (browser: Browser, done: (items: Json[]) => boolean) => {
+    const deadline = Date.now() + HANG_MS;
+    for (;;) {
+      const res = await as(browser, { url: '/console/api/crawls' });
+      expect(res.statusCode, res.body).toBe(200);
+      const { items } = res.json();
+      if (done(items)) return items as Json[];
+      if (Date.now() > deadline) throw new Error(`crawls never settled: ${res.body}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const ended = (item: Json | undefined) =>
+    item !== undefined && !['queued', 'running'].includes(item.status) && item.counts.running === 0;
+  const releaseHeld = () => {
+    for (const res of held.splice(0)) {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><title>Held</title></html>');
+    }
+  };
 
   beforeAll(async () => {
-    site = await startServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><title>Page</title></html>');
+    site = await startServer((req, res) => {
+      if (req.url === '/held') {
+        held.push(res);
+        return;
+      }
+      if (req.url === '/missing') {
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<html><title>Gone</title></html>');
+        return;
+      }
+      const links = req.url === '/crawl-home' ? '<a href="/page">a page</a><a href="/missing">gone</a>' : '';
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><title>Page</title>${links}</html>`);
     });
     t = await startTestRuntime(dialect, {
       clock: () => new Date(now),
-      env: { WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`, JOB_CONCURRENCY: '1' },
+      env: {
+        WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`,
+        JOB_CONCURRENCY: '1',
+        // A held page ends no crawl by itself while the test holds it, however slow the machine.
+        NAVIGATION_TIMEOUT_MS: String(HANG_MS),
+        RENDER_TIMEOUT_MS: String(2 * HANG_MS),
+        JOB_TIMEOUT_MS: String(2 * HANG_MS),
+      },
       resolver: tableResolver({ 'site.example': ['127.0.0.1'] }),
     });
     const { db } = t.runtime.store;
@@ -70,7 +118,9 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
     const made = await createKey(db, { accountSlug: 'acme', alias: 'backend' }, at);
     ids.acmeKey = made.key.id;
     acmeKey = made.plaintext;
-    ids.otherKey = (await createKey(db, { accountSlug: 'other' }, at)).key.id;
+    const otherMade = await createKey(db, { accountSlug: 'other' }, at);
+    ids.otherKey = otherMade.key.id;
+    otherKey = otherMade.plaintext;
     await addUser(t, {
       email: 'ana@acme.example',
       name: 'Ana',
@@ -108,6 +158,7 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
     });
   });
   afterAll(async () => {
+    releaseHeld();
     await t?.close();
     await site?.close();
   });
@@ -242,6 +293,8 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
         duration_ms: expect.any(Number),
         billed: true,
         key: { id: ids.acmeKey, alias: 'backend', prefix: acmeKey.slice(0, 12) },
+        target_url: page(),
+        error: null,
       });
       const keys = (await as(member, { url: '/console/api/keys' })).json().items;
       expect(keys.find((k: Json) => k.id === ids.acmeKey)).toMatchObject({
@@ -379,6 +432,44 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
       expect((await list('limit=200', otherOwner)).items).toEqual([]);
     });
 
+    it("shows each call's target URL without its secrets, and a failed call's error", async () => {
+      const target = `http://ana:hunter2@site.example:1/p?q=shoes&token=tok123&X-Amz-Signature=sig456#access_token=at789`;
+      const refused = await callCrawler(member, ids.acmeKey, { query: target });
+      const error =
+        'Bad Request: blocked by the network policy: site.example resolves to an address allowed by WEBCAP_ALLOW_PRIVATE but not on port 1; add that address with :1';
+      expectError(refused, 400, error);
+      const invalid = await callCrawler(member, ids.acmeKey, { bogus: '1' });
+      expect(invalid.statusCode).toBe(400);
+      await flush();
+      // Both calls may be logged within one millisecond, so their order is not asserted.
+      const items: Json[] = (await as(member, { url: '/console/api/requests?status=400&limit=2' })).json()
+        .items;
+      const blocked = items.find((r) => r.error === error);
+      const bogus = items.find((r) => r.error !== error);
+      expect(blocked).toMatchObject({
+        path: '/v1/website/crawler',
+        status: 400,
+        target_url: 'http://site.example:1/p?q=shoes&token=***&X-Amz-Signature=***#access_token=***',
+        error,
+      });
+      expect(bogus).toMatchObject({
+        target_url: page(),
+        error: 'Bad Request: bogus is not a known parameter',
+      });
+      const stored = JSON.stringify(
+        await t.runtime.store.db.selectFrom('request_log').selectAll().where('status', '=', 400).execute(),
+      );
+      for (const secret of ['ana', 'hunter2', 'tok123', 'sig456', 'at789'])
+        expect(stored).not.toContain(secret);
+      // A call without a target (usage) and a success have neither.
+      expect(
+        (await as(member, { url: '/console/api/requests?engine=usage&limit=1' })).json().items[0],
+      ).toMatchObject({
+        target_url: null,
+        error: null,
+      });
+    });
+
     it('lists jobs, shows one with its result, and cancels a queued one (409 once it is not)', async () => {
       const submitted = await callCrawler(member, ids.acmeKey, { is_async: 'true' });
       expect(submitted.statusCode, submitted.body).toBe(202);
@@ -440,6 +531,89 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
       expect(rows.map((row) => [row.target, row.actor_email])).toEqual([[queued, 'bo@acme.example']]);
     });
 
+    it('lists crawls and batches newest first with their counts, and cancels a live one (409 once it is not)', async () => {
+      const crawl = { sitemap: 'skip', respect_robots: '0' };
+      now += 1000;
+      const crawlId = await start(acmeKey, '/v1/crawl', { url: page('/crawl-home'), ...crawl });
+      now += 1000;
+      const batchId = await start(acmeKey, '/v1/batch', {
+        engine: 'content',
+        urls: [page(), page('/page?b'), 'http://10.0.0.1/'],
+      });
+      const items = await crawlsOnce(member, (items) =>
+        [crawlId, batchId].every((id) => ended(items.find((item) => idOf(item) === id))),
+      );
+      expect(items.map(idOf)).toEqual([batchId, crawlId]);
+      expect(items[0]).toEqual({
+        kind: 'batch',
+        batch_id: batchId,
+        engine: 'content',
+        status: 'completed',
+        stop_reason: null,
+        created_at: new Date(now).toISOString(),
+        finished_at: expect.any(String),
+        expires_at: expect.any(String),
+        counts: { total: 3, completed: 2, failed: 1, credits_used: 2, running: 0 },
+      });
+      expect(items[1]).toEqual({
+        kind: 'crawl',
+        crawl_id: crawlId,
+        status: 'completed',
+        stop_reason: null,
+        url: page('/crawl-home'),
+        formats: ['markdown', 'metadata'],
+        created_at: new Date(now - 1000).toISOString(),
+        finished_at: expect.any(String),
+        expires_at: expect.any(String),
+        counts: { discovered: 3, completed: 2, failed: 1, skipped: 0, credits_used: 2, running: 0 },
+      });
+      // The list is the records' heads: what GET /v1/crawl/{id} says of the crawl, pages aside.
+      const record = await inject({ url: `/v1/crawl/${crawlId}`, headers: { 'x-api-key': acmeKey } });
+      const { success: _success, pages: _pages, next: _next, cursor: _cursor, ...head } = record.json();
+      expect(items[1]).toEqual({ kind: 'crawl', ...head });
+      const first = await as(member, { url: '/console/api/crawls?limit=1' });
+      expect(first.json().items.map(idOf)).toEqual([batchId]);
+      const second = await as(member, {
+        url: `/console/api/crawls?limit=1&before=${first.json().next}`,
+      });
+      expect(second.json().items.map(idOf)).toEqual([crawlId]);
+
+      // A crawl whose start page the site holds runs until the test lets it go.
+      now += 1000;
+      const liveId = await start(acmeKey, '/v1/crawl', { url: page('/held'), ...crawl });
+      await crawlsOnce(member, (items) => items[0]?.counts.running === 1);
+      // Cancelled once its page is being fetched: one cancelled before then never fetches it.
+      const deadline = Date.now() + HANG_MS;
+      while (held.length === 0) {
+        if (Date.now() > deadline) throw new Error('the crawl never asked for /held');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const cancelled = await as(member, { method: 'DELETE', url: `/console/api/crawls/${liveId}` });
+      expect(cancelled.statusCode, cancelled.body).toBe(200);
+      expect(cancelled.json()).toMatchObject({
+        kind: 'crawl',
+        crawl_id: liveId,
+        status: 'cancelled',
+        finished_at: new Date(now).toISOString(),
+        counts: { discovered: 1, completed: 0, running: 1 },
+      });
+      expectError(
+        await as(member, { method: 'DELETE', url: `/console/api/crawls/${liveId}` }),
+        409,
+        'Conflict: the crawl is cancelled and can no longer be cancelled',
+      );
+      // The page running when it was cancelled finishes, and is billed.
+      releaseHeld();
+      const after = await crawlsOnce(member, (items) => items[0]?.counts.running === 0);
+      expect(after[0]).toMatchObject({
+        crawl_id: liveId,
+        status: 'cancelled',
+        counts: { discovered: 1, completed: 1, credits_used: 1, running: 0 },
+      });
+      const rows = await audit('crawl.cancel');
+      expect(rows.map((row) => [row.target, row.actor_email])).toEqual([[liveId, 'bo@acme.example']]);
+    });
+
     it("shows and rotates the webhook secret to owners, and each engine's health when the account has stats", async () => {
       const shown = await as(owner, { url: '/console/api/webhook-secret' });
       expect(shown.json().secret).toMatch(/^whsec_/);
@@ -452,7 +626,15 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
 
       const stats = await as(member, { url: '/console/api/stats' });
       expect(stats.statusCode).toBe(200);
-      expect(Object.keys(stats.json().engines)).toEqual(['capture', 'content', 'analyze', 'website-crawler']);
+      expect(Object.keys(stats.json().engines)).toEqual([
+        'capture',
+        'content',
+        'analyze',
+        'extract',
+        'map',
+        'crawl',
+        'website-crawler',
+      ]);
       expect(stats.json().engines['website-crawler']).toMatchObject({
         engine: 'website-crawler',
         path: null,
@@ -710,6 +892,7 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
         '/console/api/keys',
         '/console/api/requests',
         '/console/api/jobs',
+        '/console/api/crawls',
       ]) {
         expectError(
           await as(operator, { url }),
@@ -749,6 +932,32 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
       });
     });
 
+    it("never lists another account's crawl or batch, and cancelling one is a 404", async () => {
+      const theirs = await start(otherKey, '/v1/crawl', {
+        url: page(),
+        sitemap: 'skip',
+        respect_robots: '0',
+      });
+      now += 1000;
+      const theirBatch = await start(otherKey, '/v1/batch', { engine: 'content', urls: [page()] });
+      for (const id of [theirs, theirBatch]) {
+        const res = await as(owner, { method: 'DELETE', url: `/console/api/crawls/${id}` });
+        expect(res.statusCode, res.body).toBe(404);
+      }
+      const listed = await crawlsOnce(otherOwner, (items) =>
+        [theirs, theirBatch].every((id) => ended(items.find((item) => idOf(item) === id))),
+      );
+      // Not cancelled by the refused requests: both ran to their end.
+      expect(listed.map((item) => [idOf(item), item.status])).toEqual([
+        [theirBatch, 'completed'],
+        [theirs, 'completed'],
+      ]);
+      const ours = (await as(owner, { url: '/console/api/crawls?limit=200' })).json().items.map(idOf);
+      expect(ours).not.toContain(theirs);
+      expect(ours).not.toContain(theirBatch);
+      expect(await audit('batch.cancel')).toEqual([]);
+    });
+
     it('answers hostile input with a 400 naming the parameter, never a 500', async () => {
       const cases: [Browser, InjectOptions, string][] = [
         [member, { url: '/console/api/usage/daily?days=0' }, 'days'],
@@ -775,6 +984,11 @@ describe.each(DIALECTS)('the account dashboard on %s', (dialect) => {
         [member, { url: '/console/api/jobs?before=%00' }, 'before'],
         [member, { url: '/console/api/jobs/a%20b' }, 'id'],
         [member, { url: `/console/api/jobs/${'j'.repeat(65)}` }, 'id'],
+        [member, { url: '/console/api/crawls?limit=201' }, 'limit'],
+        [member, { url: '/console/api/crawls?before=bm90IGEgY3Vyc29y' }, 'before'],
+        [member, { url: '/console/api/crawls?status=running' }, 'status'],
+        [member, { method: 'DELETE', url: '/console/api/crawls/a%20b' }, 'id'],
+        [member, { method: 'DELETE', url: `/console/api/crawls/${'c'.repeat(65)}` }, 'id'],
         [owner, { method: 'DELETE', url: '/console/api/invites/a%20b' }, 'id'],
         [owner, { method: 'DELETE', url: `/console/api/invites/${'i'.repeat(65)}` }, 'id'],
         [owner, { method: 'POST', url: '/console/api/keys', payload: { alias: 'x'.repeat(201) } }, 'alias'],

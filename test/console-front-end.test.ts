@@ -6,7 +6,7 @@ import { tempDir } from './helpers/databases.js';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; frame-src 'self' blob:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' data: blob:; connect-src 'self'; font-src 'self'; frame-src 'self' blob:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** What a console build writes (dist/console): index.html and hashed assets. */
 function fakeBuild(): string {
@@ -158,7 +158,7 @@ describe('the console front end, not built', () => {
 });
 
 describe('the console CSP behind PUBLIC_BASE_URL', () => {
-  it('lets images come from the published origin too (screenshot_url links point there)', async () => {
+  it('lets images and recordings come from the published origin too (screenshot_url links point there)', async () => {
     const t = await startTestRuntime('sqlite', {
       consoleDir: fakeBuild(),
       env: { PUBLIC_BASE_URL: 'https://shots.example.com/base/' },
@@ -167,7 +167,10 @@ describe('the console CSP behind PUBLIC_BASE_URL', () => {
       const res = await t.runtime.app.inject({ url: '/console' });
       expectSecurityHeaders(
         res.headers,
-        CSP.replace("img-src 'self' data: blob:", "img-src 'self' data: blob: https://shots.example.com"),
+        CSP.replace(
+          "img-src 'self' data: blob:",
+          "img-src 'self' data: blob: https://shots.example.com",
+        ).replace("media-src 'self' data: blob:", "media-src 'self' data: blob: https://shots.example.com"),
       );
     } finally {
       await t.close();

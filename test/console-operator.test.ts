@@ -272,7 +272,15 @@ describe.each(DIALECTS)('the operator console on %s', (dialect) => {
       expect(health.jobs).toEqual({ queued: await t.runtime.jobs.queued() });
       expect(health.process.uptime_seconds).toBeGreaterThanOrEqual(0);
       expect(health.process.rss_bytes).toBeGreaterThan(0);
-      expect(Object.keys(health.engines)).toEqual(['capture', 'content', 'analyze', 'website-crawler']);
+      expect(Object.keys(health.engines)).toEqual([
+        'capture',
+        'content',
+        'analyze',
+        'extract',
+        'map',
+        'crawl',
+        'website-crawler',
+      ]);
     });
   });
 

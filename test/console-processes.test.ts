@@ -23,6 +23,7 @@ import {
   waitForText,
 } from './helpers/console-page.js';
 import { startServer as startSite, type TestServer } from './helpers/net-fixtures.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * The console end to end (issue 23's "Done when"): a real `webcap serve` on SQLite, Debian's
@@ -38,6 +39,7 @@ const ADMIN_TOKEN = 'console-test-admin-token-0123456789';
 const OWNER = { email: 'ana@example.com', name: 'Ana Lima', password: 'correct horse battery' };
 const MEMBER = { email: 'bruno@example.com', name: 'Bruno Costa', password: 'member password 42' };
 const GLOBEX_OWNER = { email: 'gina@globex.example', name: 'Gina Rossi', password: 'globex owner password' };
+const INITECH_OWNER = { email: 'ivy@initech.example', name: 'Ivy Park', password: 'initech owner password' };
 const NEW_OWNER_PASSWORD = 'a new password for ana';
 
 // Each step waits on a browser, a render or the request log's batches: minutes on a loaded machine.
@@ -89,6 +91,18 @@ describe('the console in a browser', () => {
     return ((await answer.json()) as { job_id: string }).job_id;
   }
 
+  /** A crawl or a batch started with the key as any client would; its id. */
+  async function startCrawl(key: string, path: '/v1/crawl' | '/v1/batch', body: object): Promise<string> {
+    const answer = await fetch(url(path), {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(answer.status).toBe(202);
+    const accepted = (await answer.json()) as { crawl_id?: string; batch_id?: string };
+    return accepted.crawl_id ?? accepted.batch_id ?? '';
+  }
+
   /** A screenshot of the view, which must hold no API key (but the new key's one-time display). */
   async function shot(page: Page, name: string): Promise<void> {
     if (name !== 'key-created') {
@@ -126,6 +140,11 @@ describe('the console in a browser', () => {
     fixture = await startFixtureServer();
     holdSite = await startSite((req, res) => {
       const pathname = req.url ?? '/';
+      // What a render asks beside the page (robots.txt, sitemaps, the favicon) is answered at once.
+      if (!pathname.startsWith('/hold/')) {
+        res.writeHead(404).end();
+        return;
+      }
       held.set(pathname, [...(held.get(pathname) ?? []), res]);
       arrivals.get(pathname)?.();
     });
@@ -137,6 +156,8 @@ describe('the console in a browser', () => {
       FETCH_HEADERS_TIMEOUT_MS: '600000',
       FETCH_TIMEOUT_MS: '600000',
       JOB_TIMEOUT_MS: '600000',
+      NAVIGATION_TIMEOUT_MS: '590000',
+      RENDER_TIMEOUT_MS: '600000',
     });
     server = await startServer(env);
     // The account and its owner as an operator makes them from a shell: the CLI and the admin API.
@@ -260,7 +281,10 @@ describe('the console in a browser', () => {
     expect(outline).not.toBe('not focus-visible');
     await owner.keyboard.press('Escape');
     await owner.waitForSelector('dialog[open]', { hidden: true });
-    expect(await owner.evaluate(() => document.activeElement?.textContent)).toBe('Create key');
+    // The dialog's close event gives focus back after it closes: waited for, not raced (a loaded run saw <body>).
+    await owner.waitForFunction(() => document.activeElement?.textContent === 'Create key', {
+      timeout: HANG_MS,
+    });
   });
 
   it('makes a billed capture from the playground, and usage and the request log show it', async () => {
@@ -305,6 +329,16 @@ describe('the console in a browser', () => {
         ),
       ),
     );
+    // Each row says what the call was about and, when it failed, why.
+    const cells = await owner.$$eval('[data-testid="request-log"] tbody tr', (rows) =>
+      rows.map((row) => ({
+        target: row.querySelector('[data-testid="request-target"]')?.textContent ?? null,
+        error: row.querySelector('[data-testid="request-error"]')?.textContent ?? null,
+      })),
+    );
+    expect(cells).toContainEqual({ target: fixture.url('/capture.html'), error: null });
+    // ftp:// is no URL the service would fetch: the row keeps the error, not the text.
+    expect(cells).toContainEqual({ target: null, error: message });
     await shot(owner, 'usage');
     // The numbers under a chart: a table in the chart's narrow box, so one card a day.
     await click(owner, 'Show the numbers');
@@ -411,6 +445,66 @@ describe('the console in a browser', () => {
     expect(held.has('/hold/queued')).toBe(false);
   });
 
+  it("shows the account's crawls and batches in Jobs with their progress, and cancels a queued crawl", async () => {
+    const key = keys[0] ?? '';
+    const row = (id: string) => `tr[data-crawl-id="${id}"]`;
+    /** Waits until the row shows this status and this count of its progress. */
+    const shows = (id: string, status: string, count: string) =>
+      owner.waitForFunction(
+        (selector, status, count) =>
+          document.querySelector(`${selector} td[data-label="Status"] .badge`)?.textContent === status &&
+          document.querySelector(`${selector} .progress-count`)?.textContent === count,
+        {},
+        row(id),
+        status,
+        count,
+      );
+    const whole = await startCrawl(key, '/v1/crawl', { url: fixture.url('/capture.html'), sitemap: 'skip' });
+    await open(owner, '/console/jobs');
+    await shows(whole, 'completed', '1 of 1 pages');
+    // The batch's last item is held: it runs, and takes the one job slot, until the test lets it go.
+    const batch = await startCrawl(key, '/v1/batch', {
+      engine: 'content',
+      urls: [
+        fixture.url('/capture.html'),
+        fixture.url('/tall.html'),
+        `http://127.0.0.1:${holdSite.port}/hold/batch`,
+      ],
+      max_concurrency: 1,
+    });
+    await arrival('/hold/batch');
+    const queued = await startCrawl(key, '/v1/crawl', {
+      url: `http://127.0.0.1:${holdSite.port}/hold/crawl`,
+      sitemap: 'skip',
+      respect_robots: false,
+    });
+    // Nothing shown was moving, so the view waits for its Refresh; from then on it reads itself again while the batch runs.
+    await click(owner, 'Refresh');
+    await shows(batch, 'running', '2 of 3 items');
+    await shows(queued, 'queued', '0 of 1 pages');
+    expect(await owner.$eval(`${row(whole)} [data-testid="target"]`, (sub) => sub.textContent)).toBe(
+      `crawl of ${fixture.url('/capture.html')}`,
+    );
+    expect(await owner.$eval(`${row(batch)} progress`, (bar) => [bar.value, bar.max])).toEqual([2, 3]);
+    expect(await owner.$eval(`${row(batch)} td[data-label="Credits"]`, (cell) => cell.textContent)).toBe('2');
+    await shot(owner, 'jobs-crawls');
+
+    const cancelled = await answerTo(owner, 'DELETE', `/console/api/crawls/${queued}`, () =>
+      click(owner, `Cancel ${queued}`),
+    );
+    expect(cancelled.status()).toBe(200);
+    await shows(queued, 'cancelled', '0 of 1 pages');
+    expect(await hasControl(owner, `Cancel ${queued}`)).toBe(false);
+    release('/hold/batch');
+    await shows(batch, 'completed', '3 of 3 items');
+    expect(await owner.$eval(`${row(batch)} td[data-label="Credits"]`, (cell) => cell.textContent)).toBe('3');
+    await shot(owner, 'jobs-crawls-ended');
+    const record = await fetch(url(`/v1/crawl/${queued}`), { headers: { 'x-api-key': key } });
+    expect(await record.json()).toMatchObject({ status: 'cancelled', counts: { completed: 0, running: 0 } });
+    // The cancelled crawl never ran: its page was never asked for.
+    expect(held.has('/hold/crawl')).toBe(false);
+  });
+
   it('rotates the webhook secret: the secret shown changes', async () => {
     await open(owner, '/console/jobs');
     await click(owner, 'Show secret');
@@ -452,6 +546,38 @@ describe('the console in a browser', () => {
     await open(owner, '/console/account');
     await waitForText(owner, 'Change your password');
     await shot(owner, 'account');
+  });
+
+  it('tells the owner of an account without the stats feature how the operator turns it on', async () => {
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const account = await fetch(url('/admin/v1/accounts'), {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'Initech', slug: 'initech' }),
+    });
+    expect(account.status).toBe(201);
+    const user = await fetch(url('/admin/v1/users'), {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ ...INITECH_OWNER, role: 'owner', account: 'initech' }),
+    });
+    expect(user.status).toBe(201);
+    const page = await newPage(browser, log);
+    await signIn(page, INITECH_OWNER);
+    await open(page, '/console/health');
+    await waitForText(page, 'Stats are not enabled for this account.');
+    const paragraphs = await page.$$eval('.state-empty p', (elements) =>
+      elements.map((element) => element.textContent),
+    );
+    expect(paragraphs).toEqual([
+      'Stats are not enabled for this account.',
+      'The operator of this service turns them on per account: in the console, under Accounts, initech, ' +
+        'the Stats feature; or from a shell, webcap admin accounts update initech --stats true; or over the ' +
+        'admin API, PATCH /admin/v1/accounts/initech with {"stats_enabled": true}. Ask them, then open this view again.',
+    ]);
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain('Forbidden');
+    await shot(page, 'health-without-stats');
+    await page.browserContext().close();
   });
 
   it('lets an owner invite a member, who cannot do owner things in the page or through the API', async () => {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -35,7 +36,11 @@ const UNREACHED: Record<string, string> = {
     'an internal failure or a timeout: driven for the crawler (a body that never ends), elsewhere by test/faults.test.ts and test/hostile-pages.test.ts',
   '503':
     'the render queue, job queue, database or blob store overloaded or down: test/faults.test.ts, test/jobs-capacity.test.ts, test/storage-faults.test.ts',
+  '502':
+    "the operator's model answering outside the caller's schema twice: test/extract-schema.test.ts (through the model), with no model here",
 };
+
+const VERSION = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string }).version;
 
 const PNG = [0x89, 0x50, 0x4e, 0x47];
 const JPEG = [0xff, 0xd8, 0xff];
@@ -241,6 +246,12 @@ describe('the response contract of /openapi.json', () => {
         { format: 'pdf' },
         { response_type: 'json' },
         { response_type: 'base64', format: 'jpeg' },
+        {
+          response_type: 'json',
+          actions: '[{"type":"screenshot"}]',
+          full_page: 'true',
+          freeze_fixed: 'true',
+        },
       ]),
       ...billableCases('POST /v1/capture', { url: page() }, 'v1', [
         {},
@@ -253,7 +264,11 @@ describe('the response contract of /openapi.json', () => {
         {},
         { include_html: 'true', include_markdown: 'true' },
       ]),
-      ...billableCases('POST /v1/content', { url: page() }, 'v1', [{}, { markdown: '# sent' }]),
+      ...billableCases('POST /v1/content', { url: page() }, 'v1', [
+        {},
+        { markdown: '# sent' },
+        { actions: '[{"type":"screenshot","full_page":true}]' },
+      ]),
       ...billableCases('GET /content', { url: page() }, 'legacy'),
       ...billableCases('POST /content', { url: page() }, 'legacy'),
       ...billableCases('GET /v1/analyze', { url: page() }, 'v1', [
@@ -261,12 +276,19 @@ describe('the response contract of /openapi.json', () => {
         { custom_response: '{"tone":"the tone of the page"}' },
       ]),
       ...billableCases('POST /v1/analyze', { url: page() }, 'v1'),
+      ...billableCases('GET /v1/extract', { url: page(), extract_rules: '{"title":"title"}' }, 'v1', [
+        {},
+        { extract_rules: '{"title":"title","none":{"selector":".none","type":"list"}}' },
+      ]),
+      ...billableCases('POST /v1/extract', { url: page(), extract_rules: '{"title":"title"}' }, 'v1'),
       ...billableCases('GET /analyze', { url: page() }, 'legacy'),
       ...billableCases('POST /analyze', { url: page() }, 'legacy'),
       ...billableCases('GET /v1/website/crawler', { query: page() }, 'v1', [
         {},
         { return_page_source: 'true' },
       ]),
+      ...billableCases('GET /v1/map', { url: page() }, 'v1', [{}, { search: 'about', limit: '1' }]),
+      ...billableCases('POST /v1/map', { url: page() }, 'v1'),
       {
         op: 'GET /v1/website/crawler',
         request: () => ({
@@ -1036,6 +1058,184 @@ describe('the response contract of /openapi.json', () => {
       const { authorization: _token, ...rest } = (headers ?? {}) as Record<string, string>;
       await drive({ op: c.op, request: () => ({ ...request, headers: rest }), status: 401 });
     }
+  });
+
+  it('drives the crawl operations', async () => {
+    const start = (key: string, body: Record<string, unknown>): InjectOptions => ({
+      method: 'POST',
+      url: '/v1/crawl',
+      payload: body,
+      headers: { ...v1(key), 'content-type': 'application/json' },
+    });
+    const one = { url: page(), limit: 1, sitemap: 'skip' };
+    const startCases: Case[] = [
+      { op: 'POST /v1/crawl', request: () => start(keys.good, one), status: 202 },
+      {
+        op: 'GET /v1/crawl',
+        request: () => ({ url: '/v1/crawl', query: { url: page(), limit: '1' }, headers: v1(keys.good) }),
+        status: 202,
+      },
+      { op: 'POST /v1/crawl', request: () => start(keys.good, { ...one, bogus: 1 }), status: 400 },
+      { op: 'GET /v1/crawl', request: () => ({ url: '/v1/crawl', headers: v1(keys.good) }), status: 400 },
+      { op: 'POST /v1/crawl', request: () => start('wc_unknown_key', one), status: 401 },
+      { op: 'GET /v1/crawl', request: () => ({ url: '/v1/crawl', query: { url: page() } }), status: 401 },
+      { op: 'POST /v1/crawl', request: () => start(keys.broke, one), status: 402 },
+      {
+        op: 'GET /v1/crawl',
+        request: () => ({ url: '/v1/crawl', query: { url: page() }, headers: v1(keys.broke) }),
+        status: 402,
+      },
+      { op: 'POST /v1/crawl', request: () => start(keys.off, one), status: 403 },
+      {
+        op: 'GET /v1/crawl',
+        request: () => ({ url: '/v1/crawl', query: { url: page() }, headers: v1(keys.off) }),
+        status: 403,
+      },
+      {
+        op: 'GET /v1/crawl',
+        request: () => ({ method: 'HEAD', url: '/v1/crawl', query: { url: page() }, headers: v1(keys.good) }),
+        status: 405,
+      },
+      {
+        op: 'POST /v1/crawl',
+        request: () => ({ ...start(keys.good, one), method: 'HEAD' as const, payload: undefined }),
+        status: 405,
+      },
+      {
+        op: 'POST /v1/crawl',
+        request: () => ({
+          method: 'POST',
+          url: '/v1/crawl',
+          payload: bigBody(),
+          headers: { ...v1(keys.good), 'content-type': 'application/json' },
+        }),
+        status: 413,
+      },
+    ];
+    for (const c of startCases) await drive(c);
+    const done = (await inject(start(keys.good, one))).json().crawl_id as string;
+    for (let i = 0; i < 3000; i += 1) {
+      const record = (await inject({ url: `/v1/crawl/${done}`, headers: v1(keys.good) })).json();
+      if (record.status !== 'queued' && record.status !== 'running' && record.counts.running === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Its second page (the start page's link) waits a minute for its host's slot: live until cancelled.
+    const live = (
+      await inject(start(keys.good, { url: page(), limit: 2, sitemap: 'skip', delay: 60 }))
+    ).json().crawl_id as string;
+    const read = (id: string, key?: string, method: 'GET' | 'DELETE' = 'GET'): InjectOptions => ({
+      method,
+      url: `/v1/crawl/${id}`,
+      headers: key === undefined ? {} : v1(key),
+    });
+    const recordCases: Case[] = [
+      { op: 'GET /v1/crawl/{crawl_id}', request: () => read(done, keys.good), status: 200 },
+      { op: 'GET /v1/crawl/{crawl_id}', request: () => read('not%20an%20id', keys.good), status: 400 },
+      { op: 'GET /v1/crawl/{crawl_id}', request: () => read(done), status: 401 },
+      { op: 'GET /v1/crawl/{crawl_id}', request: () => read(done, keys.off), status: 403 },
+      { op: 'GET /v1/crawl/{crawl_id}', request: () => read(done, keys.plain), status: 404 },
+      { op: 'DELETE /v1/crawl/{crawl_id}', request: () => read(live, keys.good, 'DELETE'), status: 200 },
+      {
+        op: 'DELETE /v1/crawl/{crawl_id}',
+        request: () => read('not%20an%20id', keys.good, 'DELETE'),
+        status: 400,
+      },
+      { op: 'DELETE /v1/crawl/{crawl_id}', request: () => read(done, undefined, 'DELETE'), status: 401 },
+      { op: 'DELETE /v1/crawl/{crawl_id}', request: () => read(done, keys.off, 'DELETE'), status: 403 },
+      { op: 'DELETE /v1/crawl/{crawl_id}', request: () => read(done, keys.plain, 'DELETE'), status: 404 },
+      { op: 'DELETE /v1/crawl/{crawl_id}', request: () => read(done, keys.good, 'DELETE'), status: 409 },
+    ];
+    for (const c of recordCases) await drive(c);
+  });
+
+  it('drives the batch operations', async () => {
+    const start = (key: string, body: Record<string, unknown>): InjectOptions => ({
+      method: 'POST',
+      url: '/v1/batch',
+      payload: body,
+      headers: { ...v1(key), 'content-type': 'application/json' },
+    });
+    const one = { engine: 'content', urls: [page()] };
+    const startCases: Case[] = [
+      { op: 'POST /v1/batch', request: () => start(keys.good, one), status: 202 },
+      { op: 'POST /v1/batch', request: () => start(keys.good, { ...one, bogus: 1 }), status: 400 },
+      { op: 'POST /v1/batch', request: () => start('wc_unknown_key', one), status: 401 },
+      { op: 'POST /v1/batch', request: () => start(keys.broke, one), status: 402 },
+      { op: 'POST /v1/batch', request: () => start(keys.off, one), status: 403 },
+      {
+        op: 'POST /v1/batch',
+        request: () => ({
+          method: 'POST',
+          url: '/v1/batch',
+          payload: bigBody(),
+          headers: { ...v1(keys.good), 'content-type': 'application/json' },
+        }),
+        status: 413,
+      },
+    ];
+    for (const c of startCases) await drive(c);
+    const done = (await inject(start(keys.good, one))).json().batch_id as string;
+    for (let i = 0; i < 3000; i += 1) {
+      const record = (await inject({ url: `/v1/batch/${done}`, headers: v1(keys.good) })).json();
+      if (record.status !== 'queued' && record.status !== 'running' && record.counts.running === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Its item's page is held until the test lets go: the batch stays live.
+    const live = (await inject(start(keys.good, { engine: 'content', urls: [page('/hold')] }))).json()
+      .batch_id as string;
+    const read = (id: string, key?: string, method: 'GET' | 'DELETE' = 'GET'): InjectOptions => ({
+      method,
+      url: `/v1/batch/${id}`,
+      headers: key === undefined ? {} : v1(key),
+    });
+    const recordCases: Case[] = [
+      { op: 'GET /v1/batch/{batch_id}', request: () => read(done, keys.good), status: 200 },
+      { op: 'GET /v1/batch/{batch_id}', request: () => read('not%20an%20id', keys.good), status: 400 },
+      { op: 'GET /v1/batch/{batch_id}', request: () => read(done), status: 401 },
+      { op: 'GET /v1/batch/{batch_id}', request: () => read(done, keys.off), status: 403 },
+      { op: 'GET /v1/batch/{batch_id}', request: () => read(done, keys.plain), status: 404 },
+      { op: 'DELETE /v1/batch/{batch_id}', request: () => read(live, keys.good, 'DELETE'), status: 200 },
+      {
+        op: 'DELETE /v1/batch/{batch_id}',
+        request: () => read('not%20an%20id', keys.good, 'DELETE'),
+        status: 400,
+      },
+      { op: 'DELETE /v1/batch/{batch_id}', request: () => read(done, undefined, 'DELETE'), status: 401 },
+      { op: 'DELETE /v1/batch/{batch_id}', request: () => read(done, keys.off, 'DELETE'), status: 403 },
+      { op: 'DELETE /v1/batch/{batch_id}', request: () => read(done, keys.plain, 'DELETE'), status: 404 },
+      { op: 'DELETE /v1/batch/{batch_id}', request: () => read(done, keys.good, 'DELETE'), status: 409 },
+    ];
+    for (const c of recordCases) await drive(c);
+    releaseHold?.();
+  });
+
+  it("names the package's version, and the Idempotency-Key header of every operation that reads it", () => {
+    expect(doc.info.version).toBe(VERSION);
+    const keyed: string[] = [];
+    const submittable: string[] = [];
+    for (const [path, ops] of Object.entries<Json>(doc.paths)) {
+      for (const [method, op] of Object.entries<Json>(ops)) {
+        const name = `${method.toUpperCase()} ${path}`;
+        const header = (op.parameters ?? []).find(
+          (p: Json) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
+        );
+        if (header !== undefined) {
+          keyed.push(name);
+          expect(header, name).toMatchObject({ required: false, schema: { type: 'string' } });
+          expect(header.schema.description ?? header.description, name).toContain('printable ASCII');
+        }
+        const query = (op.parameters ?? []).some((p: Json) => p.in === 'query' && p.name === 'is_async');
+        const body = Object.values<Json>(op.requestBody?.content ?? {}).some(
+          (media) => media.schema?.properties?.is_async !== undefined,
+        );
+        // A call that may be a job reads the key; so do a crawl's and a batch's submissions.
+        if (query || body || ['/v1/crawl', '/v1/batch'].includes(path)) submittable.push(name);
+      }
+    }
+    expect(keyed.sort()).toEqual(submittable.sort());
+    expect(keyed).toEqual(
+      expect.arrayContaining(['POST /v1/content', 'GET /capture', 'POST /v1/crawl', 'POST /v1/batch']),
+    );
   });
 
   it('has driven every documented status of every operation, but those listed as unreached', () => {

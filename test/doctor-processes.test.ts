@@ -89,8 +89,6 @@ describe('webcap doctor as a process', () => {
     expect(result.code).toBe(1);
     const failed = verdicts(result.stdout).filter(([status]) => status === 'fail');
     expect(result.stderr).toContain(`webcap: doctor: ${failed.length} checks failed\n`);
-    // The 1000 ms deadline bounds every check, so on a loaded machine `chromium --version` may
-    // fail beside them; the three stalled services must fail whatever the machine's speed.
     expect(failed).toEqual(
       expect.arrayContaining([
         ['fail', 'database'],
@@ -98,8 +96,12 @@ describe('webcap doctor as a process', () => {
         ['fail', 'blobs'],
       ]),
     );
-    expect(failed.filter(([, name]) => name !== 'chromium')).toHaveLength(3);
-    expect(result.stdout).toContain(`no answer within 1000 ms`);
+    // The 1000 ms deadline bounds every check, so on a loaded machine a program the doctor runs
+    // (chromium, ffmpeg, fontconfig) may miss it too; nothing may fail for another reason.
+    const failedLines = result.stdout.split('\n').filter((line) => line.startsWith('fail '));
+    // The check's own words, or the runner's when the check itself overran.
+    const missed = /no (answer|verdict) within 1000 ms/;
+    expect(failedLines.filter((line) => !missed.test(line))).toEqual([]);
   });
 
   it('fonts fontconfig does not know: failed for Latin, warned for CJK and emoji, each with its package', async () => {

@@ -24,6 +24,7 @@ const BUCKET = 'doctor-bucket';
 const NAMES = [
   'config',
   'chromium',
+  'ffmpeg',
   'fonts latin',
   'fonts cjk',
   'fonts emoji',
@@ -140,6 +141,7 @@ describe('webcap doctor: a machine-local setup', () => {
     expect(result.check('chromium').detail).toMatch(
       /^Chromium \d+\.\d+\.\d+\.\d+ at \/usr\/lib\/chromium\/chromium-headless-shell$/,
     );
+    expect(result.check('ffmpeg').detail).toMatch(/^ffmpeg version \S+ .* at \/usr\/bin\/ffmpeg$/);
     expect(result.check('fonts latin').detail).toMatch(/^Latin \(.+\)$/);
     expect(result.check('fonts cjk').detail).toMatch(/^Japanese, Chinese, Korean \(.*Noto .*CJK.*\)$/);
     expect(result.check('fonts emoji').detail).toBe('colour emoji (Noto Color Emoji)');
@@ -345,6 +347,26 @@ describe('webcap doctor: blobs in S3', () => {
       detail: `bucket ${BUCKET} (prefix webcap/) at ${endpoint}: no answer within 1000 ms`,
       fix: 'check that BLOB_S3_ENDPOINT is reachable from this machine (address, port, firewall)',
     });
+  });
+});
+
+describe('webcap doctor: ffmpeg', () => {
+  it('an FFMPEG_PATH that does not exist, and a program that fails -version', async () => {
+    const missing = await doctor({ FFMPEG_PATH: '/nonexistent/ffmpeg' });
+    expect(missing.code).toBe(1);
+    expect(missing.check('ffmpeg')).toEqual({
+      name: 'ffmpeg',
+      status: 'fail',
+      detail: '/nonexistent/ffmpeg not found (animated captures need it)',
+      fix: 'point FFMPEG_PATH at an ffmpeg binary, or unset it for /usr/bin/ffmpeg (apt-get install ffmpeg)',
+    });
+    const failing = path.join(tempDir(), 'ffmpeg');
+    fs.writeFileSync(failing, '#!/bin/sh\necho "libavcodec.so.59: cannot open" >&2\nexit 127\n', {
+      mode: 0o755,
+    });
+    const broken = await doctor({ FFMPEG_PATH: failing });
+    expect(broken.code).toBe(1);
+    expect(broken.check('ffmpeg').detail).toBe(`${failing} -version failed: libavcodec.so.59: cannot open`);
   });
 });
 

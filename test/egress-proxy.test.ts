@@ -455,13 +455,15 @@ describe('egress proxy: errors', () => {
     const answer = await viaProxy(`http://fixture.test:${fixture.port}/`, portOf(unchecked));
     expect(answer).toMatchObject({
       status: 403,
-      headers: { 'x-webcap-blocked': '127.0.0.1 is a loopback address' },
+      headers: {
+        'x-webcap-blocked': `127.0.0.1 is allowed by WEBCAP_ALLOW_PRIVATE but not on port ${canary.port}; add 127.0.0.1/32:${canary.port}`,
+      },
     });
     await expect(
       proxy.checkUpstream(parseUpstreamProxy(`http://127.0.0.1:${canary.port}`)),
     ).rejects.toMatchObject({
       code: 'blocked',
-      detail: 'proxy 127.0.0.1 is a loopback address',
+      detail: `proxy 127.0.0.1 is allowed by WEBCAP_ALLOW_PRIVATE but not on port ${canary.port}; add 127.0.0.1/32:${canary.port}`,
     });
     for (const raw of [
       `socks5://u:p@0x7f.1:${canary.port}`,
@@ -506,7 +508,7 @@ describe('egress proxy: security (the canaries see nothing)', () => {
     const before = route.stats.refusals.length;
     const answer = await viaProxy(target, portOf(route));
     expect(answer.status).toBe(403);
-    expect(answer.headers['x-webcap-blocked']).toMatch(/ (is|resolves to) an? /);
+    expect(answer.headers['x-webcap-blocked']).toMatch(/ (is|resolves to) /);
     expect(answer.body).toMatch(/^Blocked by the webcap network guard: /);
     expect(route.stats.refusals).toHaveLength(before + 1);
     expect(route.stats.refusals.at(-1)?.reason).toBe(answer.headers['x-webcap-blocked']);
@@ -537,13 +539,9 @@ describe('egress proxy: security (the canaries see nothing)', () => {
     try {
       const local = await system.addRoute();
       expect((await viaProxy(`http://localhost:${canary.port}/`, portOf(local))).status).toBe(403);
-      expect(local.stats.refusals).toEqual([
-        { target: `http://localhost:${canary.port}/`, reason: 'localhost resolves to a loopback address' },
-      ]);
-      expect(local.answerFor(`http://localhost:${canary.port}/`)).toEqual({
-        kind: 'blocked',
-        reason: 'localhost resolves to a loopback address',
-      });
+      const reason = `localhost resolves to a loopback address; allow that address on port ${canary.port} with WEBCAP_ALLOW_PRIVATE`;
+      expect(local.stats.refusals).toEqual([{ target: `http://localhost:${canary.port}/`, reason }]);
+      expect(local.answerFor(`http://localhost:${canary.port}/`)).toEqual({ kind: 'blocked', reason });
       expect(local.answerFor(`http://localhost:${canary.port}/other`)).toBeUndefined();
     } finally {
       await system.stop();
@@ -569,7 +567,7 @@ describe('egress proxy: security (the canaries see nothing)', () => {
   it('records each refusal on its route', () => {
     expect(route.stats.refusals.at(-1)).toEqual({
       target: `ws://127.0.0.1:${canary.port}/ws`,
-      reason: '127.0.0.1 is a loopback address',
+      reason: `127.0.0.1 is allowed by WEBCAP_ALLOW_PRIVATE but not on port ${canary.port}; add 127.0.0.1/32:${canary.port}`,
     });
   });
 });

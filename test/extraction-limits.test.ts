@@ -50,9 +50,10 @@ describe('extraction limits through HTTP', () => {
     t = await startTestRuntime('sqlite', {
       env: {
         WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`,
-        // Generous, so that a slow machine changes only how long the test takes, never its outcome.
-        NAVIGATION_TIMEOUT_MS: '60000',
-        RENDER_TIMEOUT_MS: '120000',
+        // Generous, so that a slow machine changes only how long the test takes, never its outcome:
+        // a loaded run (2026-11-29, load 5-8 beside the suite) took over 60 s to load the 25,000 links.
+        NAVIGATION_TIMEOUT_MS: '240000',
+        RENDER_TIMEOUT_MS: '300000',
         CONTENT_EXTRACT_TIMEOUT_MS: '300000',
         CONTENT_THREADS: '1',
         // An element budget of 18,432 (see the header).

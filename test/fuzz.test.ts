@@ -456,6 +456,43 @@ describe('fuzzing through HTTP', () => {
     );
   }, 600_000);
 
+  it('POST /v1/extract with extract_rules as any JSON value, or rules of any shape', async () => {
+    const selector = fc.oneof(
+      fc.constantFrom('h1', 'p, a[href]', 'a[href', 'a::before', ':hover', 'li:nth-child(2n+1) > b', '*'),
+      fc.string({ maxLength: 40 }),
+    );
+    const rule: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+      rule: fc.oneof(
+        { depthSize: 'small' },
+        selector,
+        fc.record(
+          {
+            selector,
+            type: fc.constantFrom('text', 'html', 'attribute', 'list', 'object', 'item', 'table'),
+            attribute: fc.constantFrom('href', 'src', 'data-x', ''),
+            output: fc.oneof(fc.constantFrom('text', 'html', '@href', 'table_json'), tie('rules')),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+      rules: fc.dictionary(fc.string({ maxLength: 12 }), tie('rule'), { maxKeys: 4 }),
+    })).rules;
+    await fc.assert(
+      fc.asyncProperty(urls(), fc.oneof(fc.jsonValue({ maxDepth: 4 }), rule), async (url, rules) => {
+        await check(
+          {
+            method: 'POST',
+            url: '/v1/extract',
+            headers: { 'x-api-key': key, 'content-type': 'application/json' },
+            payload: JSON.stringify({ url, extract_rules: rules }),
+          },
+          true,
+        );
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+  }, 600_000);
+
   it('legacy /analyze: query, form and JSON bodies', () => legacyCall('/analyze', analyzeParams), 600_000);
 
   it('GET /v1/website/crawler', async () => {
@@ -490,6 +527,46 @@ describe('fuzzing through HTTP', () => {
           { url: `/v1/website/crawler?${encoded(pairs, how)}`, headers: { 'x-api-key': key } },
           true,
         );
+      }),
+      { numRuns: RUNS * 2, seed: SEED },
+    );
+  }, 600_000);
+
+  it('GET and POST /v1/map', async () => {
+    const mapValues: Record<string, fc.Arbitrary<string>> = {
+      search: fc.oneof(
+        fc.constantFrom('capture', 'a b c d e f g h i j k', '.*(a+)+$', 'CAPTURE html'),
+        hostile,
+      ),
+      limit: fc.oneof(fc.constantFrom('1', '1000', '100000', '100001', '0'), hostile),
+      include_subdomains: fc.constantFrom('true', 'false', '1', '0'),
+      sitemap: fc.oneof(fc.constantFrom('include', 'only', 'skip'), hostile),
+      ignore_query_parameters: fc.constantFrom('true', 'false', '1', '0'),
+      cache: fc.constantFrom('true', 'false'),
+      cache_ttl: fc.constantFrom('3600', '100', '2592001'),
+      ...asyncValues,
+    };
+    const mapParam = fc.oneof(
+      ...Object.entries(mapValues).map(([name, value]) => fc.tuple(fc.constant(name), value)),
+      fc.tuple(fc.constantFrom(...Object.keys(mapValues), 'URL', 'depth', 'x_api_key'), hostile),
+    );
+    const mapParams = fc
+      .tuple(
+        fc.oneof({ weight: 9, arbitrary: urls() }, { weight: 1, arbitrary: hostile }),
+        fc.array(mapParam, { maxLength: 4 }),
+      )
+      .map(([url, rest]) => [['url', url] as [string, string], ...rest]);
+    await fc.assert(
+      fc.asyncProperty(mapParams, spellings, fc.boolean(), async (pairs, how, post) => {
+        const request: InjectOptions = post
+          ? {
+              method: 'POST',
+              url: '/v1/map',
+              headers: { 'x-api-key': key, 'content-type': 'application/json' },
+              payload: JSON.stringify(Object.fromEntries(pairs)),
+            }
+          : { url: `/v1/map?${encoded(pairs, how)}`, headers: { 'x-api-key': key } };
+        await check(request, true);
       }),
       { numRuns: RUNS * 2, seed: SEED },
     );

@@ -268,6 +268,20 @@ describe('async jobs (in-process queue)', () => {
       expect(after.committed).toBe(before.committed);
       expect(after.released - before.released).toBe(1);
       expect(after.reserved).toBe(0);
+      // The request log's rows of the submission and of the job's end say what it was about, and
+      // the end why it failed.
+      await t.runtime.requestLog.flush();
+      const target = `http://127.0.0.1:${deadPort}/page`;
+      const rows = await t.runtime.store.db
+        .selectFrom('request_log')
+        .select(['status', 'target_url', 'error'])
+        .where('target_url', '=', target)
+        .orderBy('status')
+        .execute();
+      expect(rows).toEqual([
+        { status: 202, target_url: target, error: null },
+        { status: 400, target_url: target, error: done.error.error },
+      ]);
     });
 
     it('a job past JOB_TIMEOUT_MS fails with 500 and is not billed', async () => {
@@ -450,6 +464,17 @@ describe('async jobs (in-process queue)', () => {
       expect(await reservationsOf(t, 'jobs')).toEqual(before);
       expect(canary.connections()).toBe(0);
     });
+
+    it('a webhook host that does not resolve is a 400 naming webhook_url, not a page that could not be loaded', async () => {
+      const before = await reservationsOf(t, 'jobs');
+      const res = await submitCrawler({ query: page(), webhook_url: 'http://hooks.nowhere.test/hook' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        error:
+          'Bad Request: webhook_url names a host that could not be resolved (host not found (ENOTFOUND))',
+      });
+      expect(await reservationsOf(t, 'jobs')).toEqual(before);
+    });
   });
 
   describe('OpenAPI', () => {
@@ -489,8 +514,9 @@ describe('async jobs (in-process queue)', () => {
         ],
         [{ query: page(), is_async: 'maybe' }, {}, /is_async/],
         [{ query: page(), webhook_url: 'x'.repeat(3000) }, {}, /webhook_url/],
-        [{ query: page() }, { 'idempotency-key': '' }, /Idempotency-Key/],
-        [{ query: page() }, { 'idempotency-key': 'k'.repeat(300) }, /Idempotency-Key/],
+        // Header names are case-insensitive: the schema's bounds name it as sent, lower case.
+        [{ query: page() }, { 'idempotency-key': '' }, /Idempotency-Key/i],
+        [{ query: page() }, { 'idempotency-key': 'k'.repeat(300) }, /Idempotency-Key/i],
         [{ query: page() }, { 'idempotency-key': 'tab\there' }, /Idempotency-Key/],
         [{ query: 'file:///etc/passwd' }, {}, /query/],
       ];

@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS } from '../src/mcp/tools.js';
 import { cliAccountKey, processSetup, runCli, type ServerProcess, startServer } from './helpers/cli.js';
 import { tempDir } from './helpers/databases.js';
 import { startServer as startSite, type TestServer } from './helpers/net-fixtures.js';
@@ -74,7 +75,8 @@ describe('webcap mcp over stdio', () => {
 
   it('in-process: the tools run on the local engines, billed to a key of the local database; captures are saved as files', async () => {
     const client = await stdio([], { WEBCAP_API_KEY: key });
-    expect((await client.listTools(undefined, { timeout: HANG_MS })).tools).toHaveLength(6);
+    const listed = (await client.listTools(undefined, { timeout: HANG_MS })).tools;
+    expect(listed.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
     const before = await totalUsed(client);
     const content = textOf(await call(client, 'content', { url: page() }));
     expect(content).toContain('# Small page');
@@ -93,13 +95,20 @@ describe('webcap mcp over stdio', () => {
       width: 800,
       height: 600,
     });
-    const blocked = await call(client, 'crawl', { url: 'http://10.1.2.3/' });
+    const blocked = await call(client, 'website_crawler', { url: 'http://10.1.2.3/' });
     expect(blocked.isError).toBe(true);
     expect(textOf(blocked)).toMatch(/^400 Bad Request: blocked by the network policy/);
     const async = textOf(await call(client, 'capture', { url: page(), async: true }));
     expect(async).toBe(
       '400 Bad Request: async needs PUBLIC_BASE_URL in this mode: a job answers with a hosted link',
     );
+    // Screenshot steps are answered as hosted links, which this mode has no address to serve.
+    for (const tool of ['capture', 'content']) {
+      const steps = textOf(await call(client, tool, { url: page(), actions: '[{"type":"screenshot"}]' }));
+      expect(steps).toBe(
+        '400 Bad Request: actions[0] (screenshot): needs PUBLIC_BASE_URL in this mode: the images are answered as hosted links',
+      );
+    }
     expect(await totalUsed(client)).toBe(before + 2);
   });
 
@@ -140,7 +149,7 @@ describe('webcap mcp over stdio', () => {
     const before = await totalUsed(client);
     const content = textOf(await call(client, 'content', { url: page() }));
     expect(content).toContain('Contact us at hello@example.com.');
-    const crawl = textOf(await call(client, 'crawl', { url: page() }));
+    const crawl = textOf(await call(client, 'website_crawler', { url: page() }));
     expect(crawl).toBe(`HTTP 200\n\n${SMALL}`);
     const blocked = await call(client, 'content', { url: 'http://10.1.2.3/' });
     expect(blocked.isError).toBe(true);
@@ -158,6 +167,10 @@ describe('webcap mcp over stdio', () => {
     }
     expect(status).toMatch(new RegExp(`^job ${jobId}: completed\\nscreenshot_url: `));
     expect(await totalUsed(client)).toBe(before + 4);
+    const steps = textOf(
+      await call(client, 'capture', { url: page(), actions: '[{"type":"screenshot","full_page":true}]' }),
+    );
+    expect(steps).toMatch(new RegExp(`\nactions screenshot 1: ${server.url}/v1/files/\\S+\\.png\\?`));
     const wrong = await stdio(['--server', server.url, '--key', 'wk_not_a_key'], {});
     expect(textOf(await call(wrong, 'usage'))).toBe('401 Invalid API Key');
   });

@@ -22,6 +22,18 @@ const TALL =
 const SMALL =
   '<!doctype html><html><head><title>Small page</title></head><body><p>Contact us at hello@example.com.</p></body></html>';
 
+/** An article among a site's menus and footer: what the content tool reads by default is the article. */
+const MENUS = `<!doctype html><html lang="en"><head><title>Tide tables</title></head><body>
+<header><nav><ul><li><a href="/">Home</a></li><li><a href="/pricing">Pricing plans</a></li>
+<li><a href="/careers">Careers at Acme Harbour</a></li><li><a href="/press">Press room</a></li></ul></nav></header>
+<main><article><h1>Tide tables</h1>
+<p>The northern harbour keeps its tide tables on a slate by the pier, where the harbour master chalks each high water before dawn.</p>
+<p>Fishermen read it on their way to the boats, and the ferry crew check it twice before the first crossing of the day.</p>
+<p>In winter the slate moves inside the harbour office, and the times are read out on the radio at six every morning.</p>
+</article></main>
+<footer><p>Acme Harbour Ltd, registered in the harbour district.</p><a href="/privacy">Privacy policy</a></footer>
+</body></html>`;
+
 type ToolContent = CallToolResult['content'][number];
 
 function textOf(result: CallToolResult): string {
@@ -77,6 +89,7 @@ describe('MCP over Streamable HTTP', () => {
       '/shot': SHOT,
       '/tall': TALL,
       '/small': SMALL,
+      '/menus': MENUS,
     };
     site = await startServer((req, res) => {
       const body = pages[new URL(req.url ?? '/', 'http://x').pathname];
@@ -101,20 +114,26 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   describe('happy', () => {
-    it('lists the six tools, their whole list well under 2,000 tokens', async () => {
+    it('lists the tools, their whole list well under 2,000 tokens', async () => {
       const client = await connect({ authorization: `Bearer ${key}` });
       const { tools } = await client.listTools(undefined, { timeout: HANG_MS });
       expect(tools.map((tool) => tool.name)).toEqual([
         'capture',
         'content',
         'analyze',
-        'crawl',
+        'extract',
+        'website_crawler',
+        'crawl_start',
+        'crawl_status',
+        'map',
         'usage',
         'job_status',
       ]);
-      // About 2,500 tokens of an agent's context for every page option issue 33 brought (shaping,
-      // PDF, input, actions): the bound keeps the next additions deliberate.
-      expect(JSON.stringify(tools).length).toBeLessThan(10_000);
+      // About 3,000 tokens of an agent's context for every page option issue 33 brought (shaping,
+      // PDF, input, actions), the crawl tools (1,400 characters) and the map tool (700) of issue
+      // 34, extract's schema and prompt of issue 35 (230), and content's whole_page with analyze's
+      // page waits of issue 36 (230): the bound keeps the next additions deliberate.
+      expect(JSON.stringify(tools).length).toBeLessThan(13_000);
       const capture = tools[0]?.inputSchema as { required?: string[]; properties: Record<string, unknown> };
       // url, html or markdown: the request checks that exactly one is given, as on the routes.
       expect(capture.required).toBeUndefined();
@@ -231,13 +250,52 @@ describe('MCP over Streamable HTTP', () => {
       expect(await used()).toBe(before + 3);
     });
 
+    it('content: the main content by default, the whole page with whole_page', async () => {
+      const client = await connect({ authorization: `Bearer ${key}` });
+      const main = textOf(await call(client, 'content', { url: page('/menus') }));
+      expect(main).toContain('where the harbour master chalks each high water before dawn.');
+      expect(main).not.toContain('Careers at Acme Harbour');
+      expect(main).not.toContain('registered in the harbour district');
+      const whole = textOf(await call(client, 'content', { url: page('/menus'), whole_page: true }));
+      expect(whole).toContain('where the harbour master chalks each high water before dawn.');
+      expect(whole).toContain('Careers at Acme Harbour');
+      expect(whole).toContain('registered in the harbour district');
+    });
+
     it('content of a short page comes whole, without a note', async () => {
       const client = await connect({ authorization: `Bearer ${key}` });
-      const text = textOf(await call(client, 'content', { url: page('/small'), include_links: true }));
+      const text = textOf(
+        await call(client, 'content', { url: page('/small'), include_links: true, whole_page: true }),
+      );
       expect(text).toContain('# Small page');
       expect(text).toContain('Contact us at hello@example.com.');
       expect(text).toContain('## Links');
       expect(text).not.toContain('[Characters');
+    });
+
+    it('screenshot steps: capture and content list their hosted links; analyze refuses them', async () => {
+      const client = await connect({ authorization: `Bearer ${key}` });
+      const actions = JSON.stringify([
+        { type: 'screenshot' },
+        { type: 'evaluate', script: "document.body.style.background = 'rgb(0, 0, 255)'" },
+        { type: 'screenshot' },
+      ]);
+      const links = (text: string) =>
+        [...text.matchAll(/^actions screenshot (\d): (\S+)$/gm)].map((match) => [match[1], match[2]]);
+      const shot = links(textOf(await call(client, 'capture', { url: page('/small'), actions })));
+      expect(shot.map(([n]) => n)).toEqual(['1', '2']);
+      const read = links(textOf(await call(client, 'content', { url: page('/small'), actions })));
+      expect(read.map(([n]) => n)).toEqual(['1', '2']);
+      // The second of content's, fetched as a holder of the link would: blue, once the script ran.
+      const file = await fetch(read[1]?.[1] ?? '');
+      expect(file.headers.get('content-type')).toBe('image/png');
+      const { data } = await sharp(Buffer.from(await file.arrayBuffer()))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      expect([...data.subarray(0, 3)]).toEqual([0, 0, 255]);
+      const refused = await call(client, 'analyze', { url: page('/small'), actions });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('actions[0] (screenshot): is not taken by analyze');
     });
 
     it('content of a page sent as markdown, and the 400 for no page or two', async () => {
@@ -270,9 +328,38 @@ describe('MCP over Streamable HTTP', () => {
       expect(analysis).toHaveProperty('greeting');
     });
 
-    it('crawl: status, content type and the page source', async () => {
+    it('extract: the fields by selector rules (null with a warning where one matched nothing) or by a schema', async () => {
       const client = await connect({ authorization: `Bearer ${key}` });
-      const text = textOf(await call(client, 'crawl', { url: page('/small') }));
+      const before = await used();
+      const result = await call(client, 'extract', {
+        url: page('/small'),
+        extract_rules: { title: 'title', contact: 'p', price: '.price' },
+      });
+      expect(result.isError).toBeFalsy();
+      expect(JSON.parse(textOf(result))).toEqual({
+        data: { title: 'Small page', contact: 'Contact us at hello@example.com.', price: null },
+        warnings: ['extract_rules.price: the selector ".price" matched nothing'],
+      });
+      expect(await used()).toBe(before + 1);
+      const refused = await call(client, 'extract', { url: page('/small'), extract_rules: { a: 'p[' } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/^400 Bad Request: extract_rules\.a is not a CSS selector/);
+      const schema = {
+        type: 'object',
+        properties: { pageTitle: { type: 'string' } },
+        required: ['pageTitle'],
+      };
+      const bySchema = await call(client, 'extract', { url: page('/small'), schema });
+      expect(JSON.parse(textOf(bySchema))).toEqual({ data: { pageTitle: 'Small page' } });
+      const both = await call(client, 'extract', { url: page('/small'), schema, extract_rules: { a: 'p' } });
+      expect(textOf(both)).toBe(
+        '400 Bad Request: schema and extract_rules cannot be given together: give one of them',
+      );
+    });
+
+    it('website_crawler: status, content type and the page source', async () => {
+      const client = await connect({ authorization: `Bearer ${key}` });
+      const text = textOf(await call(client, 'website_crawler', { url: page('/small') }));
       expect(text).toBe(`HTTP 200 ${page('/small')}\ncontent-type: text/html; charset=utf-8\n\n${SMALL}`);
     });
 
@@ -306,8 +393,19 @@ describe('MCP over Streamable HTTP', () => {
       const before = await used();
       const blocked = await call(client, 'capture', { url: 'http://10.1.2.3/' });
       expect(blocked.isError).toBe(true);
-      expect(textOf(blocked)).toMatch(/^400 Bad Request: blocked by the network policy/);
-      const bad = await call(client, 'capture', { url: page('/shot'), format: 'gif' });
+      const refusal =
+        'Bad Request: blocked by the network policy: 10.1.2.3 is a private address (RFC 1918); allow it with WEBCAP_ALLOW_PRIVATE=10.1.2.3/32:80';
+      expect(textOf(blocked)).toBe(`400 ${refusal}`);
+      // Its request-log row says what the tool call was about and why it failed.
+      const row = await pollFor(() =>
+        t.runtime.store.db
+          .selectFrom('request_log')
+          .select(['path', 'status', 'target_url', 'error'])
+          .where('target_url', '=', 'http://10.1.2.3/')
+          .executeTakeFirst(),
+      );
+      expect(row).toEqual({ path: '/mcp', status: 400, target_url: 'http://10.1.2.3/', error: refusal });
+      const bad = await call(client, 'capture', { url: page('/shot'), format: 'tiff' });
       expect(bad).toMatchObject({ isError: true });
       expect(textOf(bad)).toBe('400 Bad Request: format must be equal to one of the allowed values');
       const unknown = await call(client, 'capture', { url: page('/shot'), s3_url: true });

@@ -224,7 +224,10 @@ describe('guarded fetch: happy', () => {
     const error = await failure(
       fetcher({ resolver: rebinding }).fetch(`http://rebind.test:${fixture.port}/page`),
     );
-    expect(error).toMatchObject({ code: 'blocked', detail: 'rebind.test resolves to a loopback address' });
+    expect(error).toMatchObject({
+      code: 'blocked',
+      detail: `rebind.test resolves to a loopback address; allow that address on port ${fixture.port} with WEBCAP_ALLOW_PRIVATE`,
+    });
     expect(rebindCanary.connections()).toBe(0);
   });
 
@@ -313,15 +316,25 @@ describe('guarded fetch: security (the canaries see nothing)', () => {
     const error = await failure(
       fetcher({ resolver: systemResolver }).fetch(`http://localhost:${canary.port}/`),
     );
-    expect(error).toMatchObject({ code: 'blocked', detail: 'localhost resolves to a loopback address' });
+    // /etc/hosts decides whether 127.0.0.1 (listed on other ports) or ::1 (not listed) comes first.
+    expect(error.code).toBe('blocked');
+    expect([
+      `localhost resolves to an address allowed by WEBCAP_ALLOW_PRIVATE but not on port ${canary.port}; add that address with :${canary.port}`,
+      `localhost resolves to a loopback address; allow that address on port ${canary.port} with WEBCAP_ALLOW_PRIVATE`,
+    ]).toContain(error.detail);
   });
 
   it('refuses a public-looking name resolving to a private address, and one with a private record among public ones', async () => {
+    const listed = `an address allowed by WEBCAP_ALLOW_PRIVATE but not on port ${canary.port}; add that address with :${canary.port}`;
+    const allow = `allow that address on port ${canary.port} with WEBCAP_ALLOW_PRIVATE`;
     for (const [host, detail] of [
-      ['internal.test', 'internal.test resolves to a loopback address'],
-      ['metadata.test', 'metadata.test resolves to a link-local address (cloud metadata services live here)'],
-      ['mixed.test', 'mixed.test resolves to a loopback address'],
-      ['mixed6.test', 'mixed6.test resolves to a loopback address'],
+      ['internal.test', `internal.test resolves to ${listed}`],
+      [
+        'metadata.test',
+        `metadata.test resolves to a link-local address (cloud metadata services live here); ${allow}`,
+      ],
+      ['mixed.test', `mixed.test resolves to ${listed}`],
+      ['mixed6.test', `mixed6.test resolves to a loopback address; ${allow}`],
     ]) {
       expect(await failure(fetcher().fetch(`http://${host}:${canary.port}/`))).toMatchObject({
         code: 'blocked',

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCanary, startServer, type TestServer } from './helpers/net-fixtures.js';
 import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { HANG_MS } from './helpers/waits.js';
 
 /*
  * Acting on a page before it is read (docs/capture.md, "Acting on the page"): real Chromium
@@ -254,6 +255,157 @@ describe('acting on the page', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.emails).toEqual(['sales@acme-anvils.com']);
+  });
+
+  describe('screenshot steps', () => {
+    const CLICK_BETWEEN = JSON.stringify([
+      { type: 'screenshot' },
+      { type: 'click', selector: '#more' },
+      { type: 'screenshot' },
+    ]);
+    const small = { viewport_width: '400', viewport_height: '300' };
+
+    /** A hosted link fetched through the files endpoint, as its holder would, without a key. */
+    const fetched = async (link: string) => {
+      const url = new URL(link);
+      expect(url.pathname).toMatch(/^\/v1\/files\/[A-Za-z0-9_-]+\.png$/);
+      const res = await t.runtime.app.inject({ url: url.pathname + url.search });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      return res.rawPayload;
+    };
+    const bottomRight = async (png: Buffer) => {
+      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      const at = (info.height * info.width - 1) * info.channels;
+      return { width: info.width, height: info.height, rgb: [...data.subarray(at, at + 3)] };
+    };
+
+    it('capture answers their hosted images in its own format, in order, before and after the click', async () => {
+      const res = await call('/v1/capture', {
+        url: page('/app'),
+        ...small,
+        format: 'jpeg',
+        response_type: 'json',
+        actions: JSON.stringify([
+          { type: 'screenshot' },
+          { type: 'click', selector: '#more' },
+          { type: 'screenshot', full_page: true },
+        ]),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json();
+      expect(body.actions.screenshots).toHaveLength(2);
+      // The capture's own format: JPEG, whose colours are near, not exact.
+      const [before, after] = await Promise.all(
+        (body.actions.screenshots as string[]).map(async (link) => {
+          const url = new URL(link);
+          expect(url.pathname).toMatch(/\.jpeg$/);
+          const file = await t.runtime.app.inject({ url: url.pathname + url.search });
+          expect(file.headers['content-type']).toBe('image/jpeg');
+          return bottomRight(file.rawPayload);
+        }),
+      );
+      expect(before).toMatchObject({ width: 400, height: 300 });
+      expect(before?.rgb.every((value) => value > 245)).toBe(true);
+      // full_page: the whole 4000 px page, red once clicked.
+      expect(after).toMatchObject({ width: 400, height: 4000 });
+      const [r, g, b] = after?.rgb ?? [];
+      expect([r ?? 0, 255 - (g ?? 255), 255 - (b ?? 255)].every((value) => value > 245)).toBe(true);
+    });
+
+    it('content carries them in data.actions.screenshots, PNGs whose pixels show the click', async () => {
+      const res = await call('/v1/content', { url: page('/app'), actions: CLICK_BETWEEN });
+      expect(res.statusCode, res.body).toBe(200);
+      const links = res.json().data.actions.screenshots as string[];
+      expect(links).toHaveLength(2);
+      const [before, after] = await Promise.all(links.map(async (link) => bottomRight(await fetched(link))));
+      expect(before).toEqual({ width: 1280, height: 1024, rgb: [255, 255, 255] });
+      expect(after).toEqual({ width: 1280, height: 1024, rgb: [255, 0, 0] });
+    });
+
+    it('an async capture answered as an image carries them in its job result', async () => {
+      const accepted = await call('/v1/capture', {
+        url: page('/app'),
+        ...small,
+        actions: CLICK_BETWEEN,
+        is_async: 'true',
+      });
+      expect(accepted.statusCode, accepted.body).toBe(202);
+      const id = accepted.json().job_id as string;
+      const deadline = Date.now() + HANG_MS;
+      let record = { status: 'queued', result: null as { actions: { screenshots: string[] } } | null };
+      while (record.status !== 'completed' && record.status !== 'failed' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        record = (await t.runtime.app.inject({ url: `/jobs/${id}`, headers: { 'x-api-key': key } })).json();
+      }
+      expect(record.status).toBe('completed');
+      const links = record.result?.actions.screenshots ?? [];
+      expect(
+        await Promise.all(links.map(async (link) => (await bottomRight(await fetched(link))).rgb)),
+      ).toEqual([
+        [255, 255, 255],
+        [255, 0, 0],
+      ]);
+    });
+
+    it('a result with them is not cached: each call renders and hosts anew', async () => {
+      const query = {
+        url: page('/app'),
+        ...small,
+        response_type: 'json',
+        actions: CLICK_BETWEEN,
+        cache: 'true',
+      };
+      const first = await call('/v1/capture', query);
+      const second = await call('/v1/capture', query);
+      expect([first.headers['x-webcap-cache'], second.headers['x-webcap-cache']]).toEqual(['miss', 'miss']);
+      expect(second.json().actions.screenshots).not.toEqual(first.json().actions.screenshots);
+      const content = { url: page('/app'), actions: CLICK_BETWEEN, cache: 'true' };
+      await call('/v1/content', content);
+      expect((await call('/v1/content', content)).headers['x-webcap-cache']).toBe('miss');
+    });
+
+    it('a call without them answers as it always did: no actions member', async () => {
+      const res = await call('/v1/capture', {
+        url: page('/app'),
+        ...small,
+        response_type: 'json',
+        click: '#more',
+      });
+      expect(res.json()).not.toHaveProperty('actions');
+      const content = await call('/v1/content', { url: page('/app'), click: '#more' });
+      expect(content.json().data).not.toHaveProperty('actions');
+    });
+
+    it.each([
+      [
+        '/v1/content',
+        { actions: JSON.stringify(Array(11).fill({ type: 'screenshot' })) },
+        'Bad Request: actions takes more than 10 screenshots',
+      ],
+      [
+        '/v1/capture',
+        { actions: CLICK_BETWEEN },
+        'Bad Request: actions[0] (screenshot): needs a JSON answer (response_type=json or base64): with response_type=image the answer is the image alone',
+      ],
+      [
+        '/v1/analyze',
+        { actions: CLICK_BETWEEN },
+        'Bad Request: actions[0] (screenshot): is not taken by analyze: its answer has no place for images',
+      ],
+      [
+        '/v1/content',
+        { actions: '[{"type":"screenshot","full_page":"yes"}]' },
+        /^Bad Request: actions\[0\] \(screenshot\) full_page /,
+      ],
+    ] as const)('%s %j is a 400 naming it, unbilled', async (route, query, message) => {
+      const before = await used();
+      const res = await call(route, { url: page('/app'), ...query });
+      expect(res.statusCode, res.body).toBe(400);
+      if (typeof message === 'string') expect(res.json().error).toBe(message);
+      else expect(res.json().error).toMatch(message);
+      expect(await used()).toBe(before);
+    });
   });
 
   it.each([

@@ -168,7 +168,7 @@ describe('@webcap/sdk retries', () => {
         body: JSON.stringify({ success: true, job_id: 'job_1', status: 'queued', status_url: '/jobs/job_1' }),
       },
     ];
-    const accepted = await client().jobs.submit('crawl', { query: 'https://example.com/' });
+    const accepted = await client().jobs.submit('website-crawler', { query: 'https://example.com/' });
     expect(accepted).toEqual({
       success: true,
       job_id: 'job_1',
@@ -188,8 +188,12 @@ describe('@webcap/sdk retries', () => {
         body: JSON.stringify({ success: true, job_id: 'job_2', status: 'queued', status_url: '/jobs/job_2' }),
       },
     ];
-    await client().jobs.submit('crawl', { query: 'https://example.com/' });
-    await client().jobs.submit('crawl', { query: 'https://example.com/' }, { idempotencyKey: 'mine-1' });
+    await client().jobs.submit('website-crawler', { query: 'https://example.com/' });
+    await client().jobs.submit(
+      'website-crawler',
+      { query: 'https://example.com/' },
+      { idempotencyKey: 'mine-1' },
+    );
     expect(attempts[0]?.idempotencyKey).not.toBe(first?.idempotencyKey);
     expect(attempts[1]?.idempotencyKey).toBe('mine-1');
   });
@@ -208,7 +212,7 @@ describe('@webcap/sdk retries', () => {
       },
     ];
     const accepted = await client().jobs.submit(
-      'crawl',
+      'website-crawler',
       { query: 'https://example.com/' },
       { idempotencyKey: 'k-9' },
     );
@@ -223,7 +227,9 @@ describe('@webcap/sdk retries', () => {
         body: JSON.stringify({ error: 'Conflict: the job is running and can no longer be cancelled' }),
       },
     ];
-    const submitted = await failure(client().jobs.submit('crawl', { query: 'https://example.com/' }));
+    const submitted = await failure(
+      client().jobs.submit('website-crawler', { query: 'https://example.com/' }),
+    );
     expect(submitted.status).toBe(409);
     expect(attempts).toHaveLength(1);
     attempts.length = 0;
@@ -316,7 +322,9 @@ describe('@webcap/sdk retries', () => {
       });
       const before = await jobCount();
       lost = 1;
-      const accepted = await webcap.jobs.submit('crawl', { query: `http://site.example:${site.port}/` });
+      const accepted = await webcap.jobs.submit('website-crawler', {
+        query: `http://site.example:${site.port}/`,
+      });
       expect(lost).toBe(0);
       expect(accepted.replayed).toBe(true);
       expect(await jobCount()).toBe(before + 1);
@@ -333,7 +341,7 @@ describe('@webcap/sdk retries', () => {
       });
       const usedBefore = (await webcap.usage()).total_used;
       lost = 1;
-      const crawled = await webcap.crawl({ query: `http://site.example:${site.port}/` });
+      const crawled = await webcap.websiteCrawler({ query: `http://site.example:${site.port}/` });
       expect(crawled.kind).toBe('json');
       expect((await webcap.usage()).total_used).toBe(usedBefore + 2);
     });

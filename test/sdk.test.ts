@@ -172,14 +172,42 @@ describe('@webcap/sdk against the service', () => {
       expect(typeof data.product).toBe('string');
     });
 
-    it('crawl answers JSON about the response, or the page source itself', async () => {
+    it('extract answers the fields of the rules, links absolute, with the warnings and the cache state', async () => {
+      const answer = await client().extract({
+        url: page(),
+        extract_rules: {
+          heading: 'h1',
+          main: { selector: 'main', output: { lead: 'p', link: { selector: 'a', output: '@href' } } },
+          links: { selector: 'a', type: 'list', attribute: 'href' },
+          price: '.price',
+        },
+      });
+      expect(answer).toEqual({
+        data: {
+          heading: 'SDK',
+          main: {
+            lead: 'Acme sells anvils. Write to sales@acme-anvils.com or call +1 415 555 0100.',
+            link: page('/about'),
+          },
+          links: [page('/about'), 'https://github.com/webcap'],
+          price: null,
+        },
+        warnings: ['extract_rules.price: the selector ".price" matched nothing'],
+        cache: null,
+      });
+      const job = await client().jobs.submit('extract', { url: page(), extract_rules: { heading: 'h1' } });
+      const done = await client().jobs.wait(job.job_id, { pollMs: 50, timeoutMs: HANG_MS });
+      expect(done.result).toEqual({ success: true, data: { heading: 'SDK' } });
+    });
+
+    it('websiteCrawler answers JSON about the response, or the page source itself', async () => {
       // The overloads narrow the answer by return_page_source: no kind check is needed to read it.
-      const json = await client().crawl({ query: page() });
+      const json = await client().websiteCrawler({ query: page() });
       expect(json.kind).toBe('json');
       expect(json.data).toMatchObject({ url: page(), finalUrl: page(), statusCode: 200, redirects: [] });
       expect(json.data.size).toBe(Buffer.byteLength(PAGE));
       expect(json.data.contentType).toBe('text/html; charset=utf-8');
-      const source = await client().crawl({ query: page(), return_page_source: true });
+      const source = await client().websiteCrawler({ query: page(), return_page_source: true });
       expect(source.html).toBe(PAGE);
       expect(source).toEqual({ kind: 'html', html: PAGE, targetStatus: 200 });
     });
@@ -242,7 +270,7 @@ describe('@webcap/sdk against the service', () => {
         viewport_height: 100,
       });
       const analyze = await webcap.jobs.submit('analyze', { url: page(), custom_response: { a: 'b' } });
-      const crawl = await webcap.jobs.submit('crawl', { query: page(), return_page_source: true });
+      const crawl = await webcap.jobs.submit('website-crawler', { query: page(), return_page_source: true });
       const [shot, analysis, source] = await Promise.all(
         [capture, analyze, crawl].map((job) =>
           webcap.jobs.wait(job.job_id, { pollMs: 50, timeoutMs: HANG_MS }),
@@ -267,9 +295,9 @@ describe('@webcap/sdk against the service', () => {
 
     it('cancel ends a queued job failed with 409; a finished one answers 409; wait gives up at its timeout', async () => {
       const webcap = client();
-      const holding = await webcap.jobs.submit('crawl', { query: page('/hold') });
+      const holding = await webcap.jobs.submit('website-crawler', { query: page('/hold') });
       await expect.poll(() => holds.length, { timeout: HANG_MS }).toBe(1);
-      const queued = await webcap.jobs.submit('crawl', { query: page() });
+      const queued = await webcap.jobs.submit('website-crawler', { query: page() });
       const timedOut = await failure(webcap.jobs.wait(queued.job_id, { timeoutMs: 200, pollMs: 50 }));
       expect(timedOut.kind).toBe('timeout');
       expect(timedOut.status).toBeNull();
@@ -286,7 +314,7 @@ describe('@webcap/sdk against the service', () => {
 
     it('an AbortSignal ends a wait and a call', async () => {
       const webcap = client();
-      const holding = await webcap.jobs.submit('crawl', { query: page('/hold') });
+      const holding = await webcap.jobs.submit('website-crawler', { query: page('/hold') });
       await expect.poll(() => holds.length, { timeout: HANG_MS }).toBe(1);
       const controller = new AbortController();
       const waiting = webcap.jobs.wait(holding.job_id, { signal: controller.signal, pollMs: 10_000 });
@@ -295,7 +323,7 @@ describe('@webcap/sdk against the service', () => {
       const aborted = new Webcap({ baseUrl, apiKey: keys.good, signal: AbortSignal.abort() });
       await expect(aborted.usage()).rejects.toMatchObject({ name: 'AbortError' });
       const inFlight = new AbortController();
-      const crawling = webcap.crawl({ query: page('/hold') }, { signal: inFlight.signal });
+      const crawling = webcap.websiteCrawler({ query: page('/hold') }, { signal: inFlight.signal });
       await expect.poll(() => holds.length, { timeout: HANG_MS }).toBe(2);
       inFlight.abort();
       await expect(crawling).rejects.toMatchObject({ name: 'AbortError' });
@@ -312,7 +340,7 @@ describe('@webcap/sdk against the service', () => {
       deliveries.length = 0;
       const webcap = client();
       const accepted = await webcap.jobs.submit(
-        'crawl',
+        'website-crawler',
         { query: page() },
         { webhookUrl: `http://127.0.0.1:${receiver.port}/hook` },
       );
@@ -355,7 +383,7 @@ describe('@webcap/sdk against the service', () => {
         status: 401,
         message: expect.stringMatching(/^Invalid API Key/),
       });
-      const broke = await failure(client(keys.broke).crawl({ query: page() }));
+      const broke = await failure(client(keys.broke).websiteCrawler({ query: page() }));
       expect(broke.status).toBe(402);
       expect(broke.message).toMatch(/^(Payment required|Insufficient credits)/);
       expect((await failure(client(keys.off).usage())).status).toBe(403);

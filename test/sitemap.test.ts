@@ -567,10 +567,10 @@ describe('sitemap discovery: security', () => {
       totalLinks: 1,
       links: pages('safe'),
       warnings: [
-        `http://127.0.0.1:${canary.port}/sitemap.xml: refused by the network policy (127.0.0.1 is a loopback address)`,
-        'http://169.254.169.254/latest/sitemap.xml: refused by the network policy (169.254.169.254 is a link-local address (cloud metadata services live here))',
-        `${base}/redirect.xml: refused by the network policy (::ffff:7f00:1 is a loopback address)`,
-        'http://10.0.0.1/s.xml: refused by the network policy (10.0.0.1 is a private address (RFC 1918))',
+        `http://127.0.0.1:${canary.port}/sitemap.xml: refused by the network policy (127.0.0.1 is allowed by WEBCAP_ALLOW_PRIVATE but not on port ${canary.port}; add 127.0.0.1/32:${canary.port})`,
+        'http://169.254.169.254/latest/sitemap.xml: refused by the network policy (169.254.169.254 is a link-local address (cloud metadata services live here); allow it with WEBCAP_ALLOW_PRIVATE=169.254.169.254/32:80)',
+        `${base}/redirect.xml: refused by the network policy (::ffff:7f00:1 is allowed by WEBCAP_ALLOW_PRIVATE but not on port ${canary.port}; add 127.0.0.1/32:${canary.port})`,
+        'http://10.0.0.1/s.xml: refused by the network policy (10.0.0.1 is a private address (RFC 1918); allow it with WEBCAP_ALLOW_PRIVATE=10.0.0.1/32:80)',
       ],
     });
     expect(canary.connections()).toBe(0);
@@ -578,7 +578,7 @@ describe('sitemap discovery: security', () => {
 
   it('under the default policy a loopback site is refused file by file, without throwing', async () => {
     routes = { '/sitemap.xml': xml(urlset(...pages('never'))) };
-    const refused = '(127.0.0.1 is a loopback address)';
+    const refused = `(127.0.0.1 is a loopback address; allow it with WEBCAP_ALLOW_PRIVATE=127.0.0.1/32:${fixture.port})`;
     expect(await discoverSitemap(guarded, `${base}/`, bounds)).toEqual({
       source: '',
       totalLinks: 0,

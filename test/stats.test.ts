@@ -33,6 +33,8 @@ describe.each(DIALECTS)('GET /v1/stats on %s', (dialect) => {
         duration_ms: 1000,
         billed: 1,
         created_at: new Date(NOW.getTime() - 60_000).toISOString(),
+        target_url: null,
+        error: null,
         ...entry,
       });
     }
@@ -241,6 +243,8 @@ describe.each(DIALECTS)('GET /v1/stats on %s', (dialect) => {
             duration_ms: 10,
             billed: 1,
             created_at: `${minute}:${String(i % 60).padStart(2, '0')}.000Z`,
+            target_url: null,
+            error: null,
           });
         }
       }

@@ -45,6 +45,8 @@ export type AuditAction =
   | 'webhook_secret.show'
   | 'webhook_secret.rotate'
   | 'job.cancel'
+  | 'crawl.cancel'
+  | 'batch.cancel'
   | 'account.create'
   | 'account.update'
   | 'pack.add'

@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { PuppeteerBlocker, Request, type RequestType } from '@ghostery/adblocker-puppeteer';
 import type { Frame, Page } from 'puppeteer-core';
 import { makePrivateDir, writePrivateFile } from '../store/private-files.js';
+import { isDocumentGone } from './document-gone.js';
 
 /** Where Debian's webext-ublock-origin-chromium installs uBlock Origin's bundled filter lists. */
 const DEFAULT_FILTER_LISTS_DIR = '/usr/share/chromium/extensions/ublock-origin/assets';
@@ -248,10 +249,6 @@ async function hideAdsInFrame(engine: PuppeteerBlocker, frame: Frame, remove: bo
     );
   } catch (error) {
     // A frame that navigates or goes away meanwhile has nothing left to hide.
-    if (!frame.detached && !isContextGone(error)) throw error;
+    if (!frame.detached && !isDocumentGone(error)) throw error;
   }
-}
-
-function isContextGone(error: unknown): boolean {
-  return error instanceof Error && /context was destroyed|detached|Target closed/i.test(error.message);
 }

@@ -28,11 +28,14 @@ export interface CookieBannerOutcome {
 
 export interface CookieBannerSession {
   /**
-   * Waits until autoconsent is done with the current document (at most `timeoutMs`), then, if it
-   * handled nothing, hides banner-like overlays; removes a leftover scroll lock in both cases. On
-   * a page without a CMP it waits the whole timeout: autoconsent keeps watching the DOM for one.
+   * Waits until autoconsent is done with the current document (at most `timeoutMs`), then hides
+   * the consent bars still on screen (known CMP containers, generic cookie/consent bars, fixed
+   * overlays that speak of cookies): all of them when autoconsent handled nothing, else what its
+   * rule left showing; removes a leftover scroll lock in both cases. With `remove`, those bars
+   * are taken out of the DOM (its HTML and text), as remove_selectors does. On a page without a
+   * CMP it waits the whole timeout: autoconsent keeps watching the DOM for one.
    */
-  settled(timeoutMs: number): Promise<CookieBannerOutcome>;
+  settled(timeoutMs: number, removal?: 'hide' | 'remove'): Promise<CookieBannerOutcome>;
   /** Removes the injected script and binding from the page, for a page that is reused. */
   dispose(): Promise<void>;
 }
@@ -74,7 +77,7 @@ const AUTOCONSENT_CONFIG: AutoconsentConfig = {
   },
 };
 
-/** Containers of common consent banners, hidden by the fallback when autoconsent handled none. */
+/** Containers of known CMPs' and common consent banners, hidden by the fallback. */
 const BANNER_SELECTORS = [
   '#onetrust-consent-sdk',
   '#CybotCookiebotDialog',
@@ -105,6 +108,31 @@ const BANNER_SELECTORS = [
   '.cookie-consent',
   '#gdpr-cookie-message',
 ];
+
+/**
+ * A site's own consent bar by the words its names carry: matched only when its text is short
+ * (GENERIC_BANNER_MAX_CHARS), so that a page wrapper named `has-cookie-banner` or a long
+ * cookie policy is never taken for one.
+ */
+const GENERIC_BANNER_SELECTORS = [
+  '[class*="cookie" i][class*="banner" i]',
+  '[id*="cookie" i][id*="banner" i]',
+  '[class*="cookie" i][class*="consent" i]',
+  '[id*="cookie" i][id*="consent" i]',
+  '[class*="cookie" i][class*="notice" i]',
+  '[id*="cookie" i][id*="notice" i]',
+  '[class*="cookie" i][class*="bar" i]',
+  '[id*="cookie" i][id*="bar" i]',
+  '[class*="consent" i][class*="banner" i]',
+  '[id*="consent" i][id*="banner" i]',
+  '[class*="gdpr" i]',
+  '[aria-label*="cookie" i]',
+  '[aria-label*="consent" i]',
+  '[aria-describedby*="cookie" i]',
+];
+
+/** Longest text a generic consent bar or a fixed overlay speaking of cookies has (a policy page is far longer). */
+const GENERIC_BANNER_MAX_CHARS = 1500;
 
 interface Assets {
   /** Our message bridge followed by autoconsent's content script, for evaluateOnNewDocument. */
@@ -217,7 +245,7 @@ async function enableRemoval(page: Page, { script, rules }: Assets): Promise<Coo
   const { identifier } = await page.evaluateOnNewDocument(script);
 
   return {
-    async settled(timeoutMs) {
+    async settled(timeoutMs, removal = 'hide') {
       if (!finished) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(() => {
@@ -234,9 +262,13 @@ async function enableRemoval(page: Page, { script, rules }: Assets): Promise<Coo
       const cmp = handledCmp;
       const cleanup = await page.evaluate(removeBanners, {
         selectors: BANNER_SELECTORS,
-        hideBanners: cmp === null,
+        genericSelectors: GENERIC_BANNER_SELECTORS,
+        maxChars: GENERIC_BANNER_MAX_CHARS,
+        remove: removal === 'remove',
+        handled: cmp !== null,
       });
       if (cmp !== null) return { handledBy: 'autoconsent', cmp, ...cleanup };
+      // Hidden by our pass alone: autoconsent found nothing, or a rule that left its bar showing.
       return { handledBy: cleanup.hiddenElements > 0 ? 'fallback' : null, cmp: null, ...cleanup };
     },
     async dispose() {
@@ -247,57 +279,79 @@ async function enableRemoval(page: Page, { script, rules }: Assets): Promise<Coo
 }
 
 /**
- * Runs in the page. Hides known banner containers and fixed overlays that speak of cookies and
- * offer a button, plus the empty full-screen backdrops behind them; then undoes a scroll lock
- * (html/body `overflow: hidden`, or a fixed body) if a banner was hidden or autoconsent handled
- * one. Written without inner named functions: page functions are sent as source text, and
- * transpilers that keep function names would add helper calls the page does not have.
+ * Runs in the page. Hides (or removes) the consent bars on screen: known banner containers,
+ * generic cookie/consent bars by their names and fixed overlays that speak of cookies
+ * (both with a short text), plus, once one went, the empty full-screen backdrops behind them;
+ * then undoes a scroll lock (html/body `overflow: hidden`, or a fixed body). What autoconsent
+ * already closed has no box and is left alone. Written without inner named functions: page
+ * functions are sent as source text, and transpilers that keep function names would add helper
+ * calls the page does not have.
  */
-function removeBanners(options: { selectors: string[]; hideBanners: boolean }): {
+function removeBanners(options: {
+  selectors: string[];
+  genericSelectors: string[];
+  maxChars: number;
+  remove: boolean;
+  /** autoconsent handled a banner, whose page may still be scroll-locked. */
+  handled: boolean;
+}): {
   hiddenElements: number;
   scrollUnlocked: boolean;
 } {
   const hidden: HTMLElement[] = [];
-  if (options.hideBanners) {
-    for (const element of document.querySelectorAll(options.selectors.join(','))) {
-      if (element instanceof HTMLElement && element.getClientRects().length > 0) hidden.push(element);
+  const shown = (element: Element): element is HTMLElement => {
+    if (!(element instanceof HTMLElement) || hidden.some((outer) => outer.contains(element))) return false;
+    const box = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    return box.width > 0 && box.height > 0 && style.visibility !== 'hidden' && style.display !== 'none';
+  };
+  for (const element of document.querySelectorAll(options.selectors.join(','))) {
+    if (shown(element)) hidden.push(element);
+  }
+  for (const element of document.querySelectorAll(`body ${options.genericSelectors.join(', body ')}`)) {
+    if (!shown(element)) continue;
+    const text = element.innerText.trim();
+    if (text !== '' && text.length <= options.maxChars) hidden.push(element);
+  }
+  const fixed: HTMLElement[] = [];
+  for (const element of document.querySelectorAll('body *')) {
+    if (!shown(element)) continue;
+    if (getComputedStyle(element).position !== 'fixed') continue;
+    fixed.push(element);
+    const text = element.innerText.slice(0, options.maxChars + 1);
+    const hasButton =
+      element.querySelector(
+        'button, a[href], [role="button"], input[type="button"], input[type="submit"]',
+      ) !== null;
+    if (text.length <= options.maxChars && /\bcookies?\b|\bconsent\b|\bgdpr\b/i.test(text) && hasButton)
+      hidden.push(element);
+  }
+  if (hidden.length > 0) {
+    for (const element of fixed) {
+      const box = element.getBoundingClientRect();
+      const coversViewport = box.width >= innerWidth * 0.9 && box.height >= innerHeight * 0.9;
+      if (coversViewport && element.innerText.trim() === '' && !hidden.includes(element))
+        hidden.push(element);
     }
-    const fixed: HTMLElement[] = [];
-    for (const element of document.querySelectorAll('body *')) {
-      if (!(element instanceof HTMLElement) || hidden.some((outer) => outer.contains(element))) continue;
-      const style = getComputedStyle(element);
-      if (style.position !== 'fixed' || style.display === 'none' || style.visibility === 'hidden') continue;
-      fixed.push(element);
-      const text = element.innerText.slice(0, 5000);
-      const hasButton =
-        element.querySelector(
-          'button, a[href], [role="button"], input[type="button"], input[type="submit"]',
-        ) !== null;
-      if (/\bcookies?\b|\bconsent\b|\bgdpr\b/i.test(text) && hasButton) hidden.push(element);
-    }
-    if (hidden.length > 0) {
-      for (const element of fixed) {
-        const box = element.getBoundingClientRect();
-        const coversViewport = box.width >= innerWidth * 0.9 && box.height >= innerHeight * 0.9;
-        if (coversViewport && element.innerText.trim() === '' && !hidden.includes(element))
-          hidden.push(element);
-      }
-    }
-    for (const element of hidden) element.style.setProperty('display', 'none', 'important');
+  }
+  for (const element of hidden) {
+    if (options.remove) element.remove();
+    else element.style.setProperty('display', 'none', 'important');
   }
   let scrollUnlocked = false;
-  if (hidden.length > 0 || !options.hideBanners) {
-    for (const element of [document.documentElement, document.body]) {
-      if (element === null) continue;
-      const style = getComputedStyle(element);
-      if (style.overflowY === 'hidden' || style.overflowX === 'hidden') {
-        element.style.setProperty('overflow', 'visible', 'important');
-        scrollUnlocked = true;
-      }
-      if (element === document.body && style.position === 'fixed') {
-        element.style.setProperty('position', 'static', 'important');
-        scrollUnlocked = true;
-      }
+  // A page's own overflow is left alone where no banner was found: it may be how the page scrolls.
+  for (const element of hidden.length > 0 || options.handled
+    ? [document.documentElement, document.body]
+    : []) {
+    if (element === null) continue;
+    const style = getComputedStyle(element);
+    if (style.overflowY === 'hidden' || style.overflowX === 'hidden') {
+      element.style.setProperty('overflow', 'visible', 'important');
+      scrollUnlocked = true;
+    }
+    if (element === document.body && style.position === 'fixed') {
+      element.style.setProperty('position', 'static', 'important');
+      scrollUnlocked = true;
     }
   }
   return { hiddenElements: hidden.length, scrollUnlocked };

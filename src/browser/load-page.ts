@@ -2,17 +2,21 @@ import type { HTTPResponse, Page } from 'puppeteer-core';
 import { TimeoutError } from 'puppeteer-core';
 import { WebcapError } from '../errors.js';
 import type { AdBlocker } from './ad-blocker.js';
+import { AD_SLOT_SELECTORS } from './ad-slots.js';
 import { DEFAULT_VIEWPORT } from './chromium-args.js';
 import type { CookieBannerRemover } from './cookie-banners.js';
 import { applyDevice } from './devices.js';
 import { runActions, stepLabel } from './page-actions.js';
+import type { StoppedRedirect } from './page-guards.js';
 import type { PageParams, PageSource } from './page-params.js';
 import { blockRequests, scrollThrough } from './page-setup.js';
 import { applyPageStyles } from './page-styles.js';
 import type { BrowserPool, Lease } from './pool.js';
 import { shapeRequests } from './request-shaping.js';
+import type { ImageShot } from './screenshot.js';
 import { checkSelectors, hideSelectors, type NamedSelector, waitForCss } from './selectors.js';
 import { serveDocument } from './serve-document.js';
+import { settleText } from './settle-text.js';
 
 export interface PageDeps {
   readonly pool: BrowserPool;
@@ -22,6 +26,11 @@ export interface PageDeps {
   readonly cookieBanners: () => Promise<CookieBannerRemover>;
   /** Longest navigation or wait for a selector, within the pool's hard render limit. */
   readonly navigationTimeoutMs: number;
+  /**
+   * Longest wait, after load, for the text of a page read for its text (`settleText`) to stop
+   * changing (settle-text.ts); 0 does not wait.
+   */
+  readonly textSettleMaxMs: number;
   /** Scrolling stops at this many CSS pixels (and full-page captures with it). */
   readonly maxFullPageHeightPx: number;
   /** A caller's Markdown as a whole HTML page with its stylesheet, rendered off the event loop. */
@@ -40,6 +49,10 @@ export interface LoadedPage {
    * event waited for (docs/capture.md, "Pages that never finish loading"). Empty when it loaded as asked.
    */
   readonly warnings: readonly string[];
+  /** With `stopAtRedirect`: the redirect the main document answered, not followed; nothing else was done to the page. */
+  readonly redirect?: StoppedRedirect;
+  /** The images of the `screenshot` steps, in order, encoded as `stepShots` asked; empty when none. */
+  readonly shots: readonly ImageShot[];
 }
 
 /** An engine's result, and whether the page it came from loaded as asked. */
@@ -82,6 +95,8 @@ interface Navigation {
   readonly response: HTTPResponse | null;
   /** Null when the awaited event came; else what the caller is told. */
   readonly unfinished: string | null;
+  /** With `stopAtRedirect`, the redirect the navigation stopped at. */
+  readonly redirect: StoppedRedirect | null;
 }
 
 /**
@@ -105,11 +120,14 @@ async function navigate(lease: Lease, params: PageParams, timeoutMs: number): Pr
     }
   };
   page.on('response', onResponse);
+  if (params.stopAtRedirect === true) guards.stopAtRedirects();
   let response: HTTPResponse | null;
   let unfinished: string | null = null;
   try {
     response = await page.goto(params.url, { waitUntil, timeout: timeoutMs });
   } catch (error) {
+    const redirect = guards.stoppedRedirect();
+    if (redirect !== null) return { response: null, unfinished: null, redirect };
     if (error instanceof TimeoutError) {
       if (lastResponse === null || !guards.contentLoaded()) {
         throw new WebcapError('timeout', `the page did not finish loading within ${timeoutMs} ms`);
@@ -131,7 +149,7 @@ async function navigate(lease: Lease, params: PageParams, timeoutMs: number): Pr
   const own = response === null ? undefined : route.answerFor(response.url());
   if (own?.kind === 'blocked') throw new WebcapError('blocked', own.reason);
   if (own?.kind === 'unreachable') throw new WebcapError('target_unreachable', own.reason);
-  return { response, unfinished };
+  return { response, unfinished, redirect: null };
 }
 
 /**
@@ -180,15 +198,17 @@ async function documentHtml(deps: PageDeps, source: PageSource): Promise<string>
  * and cleaned as `params` ask; then handed to `use`, whose result is returned. The page is
  * closed when `use` settles, and the pool's render limit covers loading and use together. A
  * caller's own page (`params.document`) is made before a browser is taken, and answered as the
- * main document of the navigation to `params.url`.
+ * main document of the navigation to `params.url`. `extraTimeMs` lengthens that limit for a
+ * `use` that takes time of its own (a recording).
  */
 export async function withLoadedPage<T>(
   deps: PageDeps,
   params: PageParams,
   use: (loaded: LoadedPage) => Promise<T>,
+  extraTimeMs = 0,
 ): Promise<T> {
   const html = params.document === undefined ? null : await documentHtml(deps, params.document);
-  return deps.pool.run(params.proxy, async (lease) => {
+  const prepared = async (lease: Lease): Promise<T> => {
     const { page } = lease;
     await emulate(lease, params);
     await shapeRequests(lease, params.url, params.device, params.shaping);
@@ -199,19 +219,41 @@ export async function withLoadedPage<T>(
     const banners = params.removeCookieBanners ? await (await deps.cookieBanners()).enable(page) : null;
     await checkSelectors(page, namedSelectors(params));
 
-    const { response, unfinished } = await navigate(lease, params, deps.navigationTimeoutMs);
+    const { response, unfinished, redirect } = await navigate(lease, params, deps.navigationTimeoutMs);
+    if (redirect !== null) {
+      return use({
+        page,
+        status: redirect.status,
+        finalUrl: redirect.location,
+        warnings: [],
+        shots: [],
+        redirect,
+      });
+    }
     if (params.waitForSelector !== null) {
       await waitForCss(page, params.waitForSelector, 'wait_for_selector', deps.navigationTimeoutMs);
     }
-    if (banners !== null) await banners.settled(COOKIE_BANNER_WAIT_MS);
+    // Both waits are on the page as it fills in; taken together, neither adds to the other.
+    await Promise.all([
+      // A page handed back unfinished has had its whole navigation time already.
+      params.settleText === true && unfinished === null ? settleText(page, deps.textSettleMaxMs) : null,
+      banners?.settled(COOKIE_BANNER_WAIT_MS, params.removal),
+    ]);
     await applyPageStyles(page, params.styles, params.hideSelectors);
     if (params.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, params.delayMs));
     if (params.scrollDurationMs !== null) {
       await scrollThrough(page, params.scrollDurationMs, deps.maxFullPageHeightPx);
     }
-    const actionWarnings =
-      params.actions === undefined ? [] : await runActions(page, params.actions, deps.navigationTimeoutMs);
+    const stepShots =
+      params.stepShots === undefined
+        ? null
+        : { encoding: params.stepShots, maxFullPageHeightPx: deps.maxFullPageHeightPx };
+    const acted =
+      params.actions === undefined
+        ? { warnings: [], shots: [] }
+        : await runActions(page, params.actions, deps.navigationTimeoutMs, stepShots);
     await hideSelectors(page, params.removeSelectors, params.removal);
+    if (params.removeAds) await hideSelectors(page, AD_SLOT_SELECTORS, params.removal);
     // The blocker's own hiding styles arrive asynchronously; one awaited pass makes them count.
     await adBlocker?.hideAds(page, params.removal);
     if (params.selector !== null) {
@@ -221,7 +263,9 @@ export async function withLoadedPage<T>(
       page,
       status: response?.status() ?? null,
       finalUrl: page.url(),
-      warnings: [...(unfinished === null ? [] : [unfinished]), ...actionWarnings],
+      warnings: [...(unfinished === null ? [] : [unfinished]), ...acted.warnings],
+      shots: acted.shots,
     });
-  });
+  };
+  return deps.pool.run(params.proxy, prepared, extraTimeMs);
 }

@@ -1,5 +1,6 @@
 import type { ElementHandle, HTTPRequest, KeyInput, Page } from 'puppeteer-core';
 import { invalidParam, WebcapError } from '../errors.js';
+import { type Encoding, fullPageShot, type ImageShot, viewportShot } from './screenshot.js';
 
 /** One step of `actions` (docs/capture.md, "Acting on the page"), as the request layer checked it. */
 export type PageAction =
@@ -11,7 +12,8 @@ export type PageAction =
   | { readonly type: 'press'; readonly key: string }
   | { readonly type: 'scroll'; readonly direction: 'down' | 'up'; readonly amount: number | null }
   | { readonly type: 'scroll_into_view'; readonly selector: string }
-  | { readonly type: 'evaluate'; readonly script: string };
+  | { readonly type: 'evaluate'; readonly script: string }
+  | { readonly type: 'screenshot'; readonly fullPage: boolean };
 
 /** A step and the name the caller knows it by in errors and warnings: `actions[3]`, or `click`. */
 export interface NamedAction {
@@ -31,10 +33,24 @@ export interface PageActions {
   readonly ignoreMissingSelectors: boolean;
 }
 
+/** How the `screenshot` steps shoot: the engine's image encoding, and the full page's height bound. */
+export interface StepShots {
+  readonly encoding: Encoding;
+  readonly maxFullPageHeightPx: number;
+}
+
 interface ActionOptions {
   /** How long a wait_for_selector step, and the load after a step that navigates, may take. */
   readonly waitTimeoutMs: number;
   readonly ignoreMissingSelectors: boolean;
+  /** Null where no screenshot step is taken (the request layer refuses them there). */
+  readonly shots: StepShots | null;
+}
+
+/** What the steps left besides the page: warnings of steps skipped or failed softly, and the screenshots taken, in order. */
+export interface ActionsRun {
+  readonly warnings: readonly string[];
+  readonly shots: readonly ImageShot[];
 }
 
 /** Puppeteer's messages for an element it cannot click, hover or type into (hidden, detached, not an element). */
@@ -50,19 +66,33 @@ const UNACTIONABLE = [
 /** At most this many elements are clicked by one `click` step with `all`. */
 const MAX_CLICKS = 100;
 
-/** Runs the steps in order on a loaded page; returns the warnings of the steps that were skipped or failed softly. */
+/** Runs the steps in order on a loaded page. */
 export async function runActions(
   page: Page,
   { steps, ignoreMissingSelectors }: PageActions,
   waitTimeoutMs: number,
-): Promise<string[]> {
-  const options: ActionOptions = { waitTimeoutMs, ignoreMissingSelectors };
+  shots: StepShots | null,
+): Promise<ActionsRun> {
+  const options: ActionOptions = { waitTimeoutMs, ignoreMissingSelectors, shots };
   const warnings: string[] = [];
+  const taken: ImageShot[] = [];
   for (const step of steps) {
+    if (step.action.type === 'screenshot') {
+      taken.push(await stepShot(page, step.action.fullPage, options.shots));
+      continue;
+    }
     const warning = await runStep(page, step, options);
     if (warning !== null) warnings.push(warning);
   }
-  return warnings;
+  return { warnings, shots: taken };
+}
+
+/** A `screenshot` step: the viewport, or the whole page as a full-page capture takes it. */
+async function stepShot(page: Page, fullPage: boolean, shots: StepShots | null): Promise<ImageShot> {
+  if (shots === null) throw new Error('a screenshot step reached an engine that takes none');
+  return fullPage
+    ? fullPageShot(page, shots.encoding, shots.maxFullPageHeightPx)
+    : viewportShot(page, shots.encoding);
 }
 
 function isAction({ name }: NamedAction): boolean {

@@ -15,6 +15,27 @@ export interface PageGuards {
    * own thread is busy.
    */
   contentLoaded(): boolean;
+  /**
+   * From now on the main frame's document is not followed through a redirect: the redirect is
+   * kept (stoppedRedirect) and the navigation fails there, before its target is asked for. A
+   * whole-site crawl takes the redirect as a link, so that no page is fetched twice.
+   */
+  stopAtRedirects(): void;
+  /** The main frame's redirect that was not followed; null when none was. */
+  stoppedRedirect(): StoppedRedirect | null;
+}
+
+/** A main-document redirect that was not followed: its status and where it pointed. */
+export interface StoppedRedirect {
+  readonly status: number;
+  /** Absolute: the Location resolved against the URL that answered. */
+  readonly location: string;
+}
+
+/** Whether the main frame's redirects are followed, and the one that was not. */
+interface RedirectStop {
+  stopping: boolean;
+  stopped: StoppedRedirect | null;
 }
 
 /**
@@ -65,27 +86,40 @@ async function watchFrames(
   session: CDPSession,
   mainFrameId: string | null,
   trip: (error: WebcapError) => void,
+  redirects: RedirectStop,
 ): Promise<void> {
   session.on('Page.frameScheduledNavigation', ({ frameId, url }) => {
     if (isRefusedNavigation(url)) trip(refusedNavigation(url, frameId === mainFrameId));
   });
   session.on('Fetch.requestPaused', (event) => {
     const { requestId } = event;
-    const answer = isDownload(event)
-      ? session.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' })
-      : session.send('Fetch.continueRequest', { requestId });
+    const stop = redirects.stopping && event.frameId === mainFrameId && stopsAt(event, redirects);
+    const answer =
+      stop || isDownload(event)
+        ? session.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' })
+        : session.send('Fetch.continueRequest', { requestId });
     // The page may be gone by then; nothing waits for the request any more.
     answer.catch(() => undefined);
   });
   session.on('sessionattached', (child: CDPSession) => {
     // A frame's target may be gone before it answers; what it does then no longer matters.
-    watchFrames(child, null, trip).catch(() => undefined);
+    watchFrames(child, null, trip, redirects).catch(() => undefined);
   });
   await Promise.all([
     session.send('Page.enable'),
     session.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] }),
     session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }),
   ]);
+}
+
+/** Whether the paused main document is a redirect, kept as the one not followed when it is. */
+function stopsAt(event: Protocol.Fetch.RequestPausedEvent, redirects: RedirectStop): boolean {
+  const status = event.responseStatusCode ?? 0;
+  const location = event.responseHeaders?.find((h) => h.name.toLowerCase() === 'location')?.value.trim();
+  if (status < 300 || status >= 400 || location === undefined || location === '') return false;
+  if (!URL.canParse(location, event.request.url)) return false;
+  redirects.stopped ??= { status, location: new URL(location, event.request.url).href };
+  return true;
 }
 
 /** Content types a frame shows rather than saves; a document of any other type becomes a download. */
@@ -176,6 +210,14 @@ export async function guardPage(page: Page): Promise<PageGuards> {
   session.on('Page.domContentEventFired', () => {
     contentLoaded = true;
   });
-  await watchFrames(session, mainFrameId, trip);
-  return { tripped, contentLoaded: () => contentLoaded };
+  const redirects: RedirectStop = { stopping: false, stopped: null };
+  await watchFrames(session, mainFrameId, trip, redirects);
+  return {
+    tripped,
+    contentLoaded: () => contentLoaded,
+    stopAtRedirects: () => {
+      redirects.stopping = true;
+    },
+    stoppedRedirect: () => redirects.stopped,
+  };
 }

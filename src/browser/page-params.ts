@@ -3,6 +3,7 @@ import type { UpstreamProxy } from '../net/upstream-proxy.js';
 import type { DeviceName } from './devices.js';
 import type { PageActions } from './page-actions.js';
 import type { RequestShaping } from './request-shaping.js';
+import type { Encoding } from './screenshot.js';
 
 /** The spec's 13 resource types for block_resources; Chromium's own types beyond the first 12 are `other`. */
 export const RESOURCE_TYPES = [
@@ -84,4 +85,40 @@ export interface PageParams {
   readonly shaping?: RequestShaping;
   /** What is done to the page once it has loaded, in order; absent when nothing is, as `shaping`. */
   readonly actions?: PageActions;
+  /**
+   * The page is read for its text (content, analyze, extract, crawl): after load, it is waited on
+   * until its text stops changing (settle-text.ts, at most the pipeline's `textSettleMaxMs`).
+   * Absent does not wait, as captures do, whose result cache keys stay as they were.
+   */
+  readonly settleText?: true;
+  /**
+   * A whole-site crawl's page: a redirect of the main document is not followed, and the page is
+   * handed back as that redirect (LoadedPage.redirect). Absent follows redirects, as every other call does.
+   */
+  readonly stopAtRedirect?: true;
+  /**
+   * How the engine encodes the images of `screenshot` steps (LoadedPage `shots`); absent for an
+   * engine whose answer has no place for them, whose request refuses such steps.
+   */
+  readonly stepShots?: Encoding;
 }
+
+/** The page parameters a caller sets that every rendering engine reads alike (content, analyze, extract). */
+export type CommonPageParams = Pick<
+  PageParams,
+  | 'url'
+  | 'document'
+  | 'removeSelectors'
+  | 'removeAds'
+  | 'removeCookieBanners'
+  | 'blockResources'
+  | 'blockUrls'
+  | 'delayMs'
+  | 'waitUntil'
+  | 'waitForSelector'
+  | 'proxy'
+  | 'styles'
+  | 'hideSelectors'
+  | 'shaping'
+  | 'actions'
+>;

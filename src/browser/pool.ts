@@ -159,10 +159,15 @@ export class BrowserPool {
 
   /**
    * Runs `work` on a fresh page whose traffic leaves through the egress proxy, direct or via
-   * `upstreamProxy`. Fails with 503 when the queue is full, a timeout after renderTimeoutMs,
-   * and a retryable internal error when the browser crashes meanwhile.
+   * `upstreamProxy`. Fails with 503 when the queue is full, a timeout after renderTimeoutMs (plus
+   * `extraTimeMs`, the time a recording takes), and a retryable internal error when the browser
+   * crashes meanwhile.
    */
-  async run<T>(upstreamProxy: UpstreamProxy | null, work: (lease: Lease) => Promise<T>): Promise<T> {
+  async run<T>(
+    upstreamProxy: UpstreamProxy | null,
+    work: (lease: Lease) => Promise<T>,
+    extraTimeMs = 0,
+  ): Promise<T> {
     await this.admit();
     let generation: Generation | undefined;
     let warm: Lease | null = null;
@@ -175,7 +180,7 @@ export class BrowserPool {
       if (!generation.retiring) generation.warm.push(this.prepare(generation));
       warm = await this.takeWarm(generation, next);
       warm.route.use(upstreamProxy);
-      return await this.bounded(generation, work(warm), warm.guards.tripped);
+      return await this.bounded(generation, work(warm), warm.guards.tripped, extraTimeMs);
     } finally {
       if (generation !== undefined) this.settle(generation, warm);
       this.leave();
@@ -231,15 +236,18 @@ export class BrowserPool {
   }
 
   /** The work, ended early by the timeout, a browser crash, or a guard of its page that tripped. */
-  private async bounded<T>(generation: Generation, work: Promise<T>, tripped: Promise<never>): Promise<T> {
+  private async bounded<T>(
+    generation: Generation,
+    work: Promise<T>,
+    tripped: Promise<never>,
+    extraTimeMs: number,
+  ): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
+    const limitMs = this.options.renderTimeoutMs + extraTimeMs;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () =>
-          reject(
-            new WebcapError('timeout', `the page did not render within ${this.options.renderTimeoutMs} ms`),
-          ),
-        this.options.renderTimeoutMs,
+        () => reject(new WebcapError('timeout', `the page did not render within ${limitMs} ms`)),
+        limitMs,
       );
     });
     // Work abandoned by a timeout, a crash or a tripped guard fails later, when its context closes;

@@ -14,7 +14,7 @@ const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z
  * The first piece must start the text and the last must end it; the ones between are found
  * leftmost, in order, which is exact for such patterns: no backtracking, linear in the text.
  */
-function wildcardMatch(pieces: readonly string[], text: string): boolean {
+export function wildcardMatch(pieces: readonly string[], text: string): boolean {
   const first = pieces[0] ?? '';
   const last = pieces.at(-1) ?? '';
   const end = text.length - last.length;

@@ -23,6 +23,7 @@ function fromCache(hit: StoredBlob, params: CaptureParams): CaptureResult {
     width: Number(hit.metadata.width ?? 0),
     height: Number(hit.metadata.height ?? 0),
     warnings: [],
+    stepShots: [],
   };
 }
 
@@ -39,7 +40,8 @@ export async function checkCapture(deps: CallDeps, params: CaptureParams, delive
  * endpoint; the bucket itself was checked with the request), then the cache, then the metered render and delivery. Hosting and upload happen
  * inside the metered call, so a failed upload is not billed. A page captured before it finished
  * loading is not cached: what held it back may be gone on the next call, which should not be
- * served the unfinished page for the cache's lifetime.
+ * served the unfinished page for the cache's lifetime. Nor is one with screenshot steps: their
+ * links expire long before the entry would, and a hit without them would be half the answer.
  */
 export async function captureCall(
   deps: CallDeps,
@@ -54,7 +56,7 @@ export async function captureCall(
       const result = await capture(deps.capture, params);
       const metadata = { width: String(result.width), height: String(result.height) };
       const entry =
-        result.warnings.length === 0
+        result.warnings.length === 0 && result.stepShots.length === 0
           ? { bytes: result.bytes, contentType: result.contentType, metadata }
           : null;
       return { result, entry };

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { type ActionsResult, ActionsResultSchema, type StepShot } from '../engines/action-shots.js';
 import type { CaptureResult } from '../engines/capture/params.js';
-import { hostFile } from '../store/file-urls.js';
+import { fileLink, type HostFileOptions, hostFile } from '../store/file-urls.js';
 import type { CallDeps } from './deps.js';
 import { type CallerBucket, uploadToCallerBucket } from './s3-upload.js';
 
@@ -28,6 +29,7 @@ export const CaptureJsonSchema = Type.Object(
     size: Type.Integer({ description: 'bytes' }),
     base64: Type.Optional(Type.String({ description: 'response_type=base64: the file, base64' })),
     s3_url: Type.Optional(Type.String({ description: "s3_url=true: the uploaded object's URL" })),
+    actions: Type.Optional(ActionsResultSchema),
     warnings: Type.Optional(
       Type.Array(Type.String(), {
         description:
@@ -40,15 +42,56 @@ export const CaptureJsonSchema = Type.Object(
 
 export type CaptureJson = Static<typeof CaptureJsonSchema>;
 
-/** Stores the result as a hosted file and describes it, with its signed, expiring URL. */
-async function hostedJson(deps: CallDeps, result: CaptureResult, baseUrl: string): Promise<CaptureJson> {
-  const file = await hostFile(deps.blobs, result.bytes, result.contentType, {
+/** How a call's files are hosted: linked from `baseUrl`, for FILE_URL_TTL_SECONDS, named with their format. */
+function hostOptions(deps: CallDeps, baseUrl: string, extension: string): HostFileOptions {
+  return {
     baseUrl,
     ttlSeconds: deps.fileUrlTtlSeconds,
     secret: deps.signingSecret,
     now: deps.metering.clock(),
-    extension: result.format,
-  });
+    extension,
+  };
+}
+
+/**
+ * A fresh link, from `baseUrl`, to a hosted file kept longer than one link lasts (a crawl page's
+ * image, kept as long as the crawl): valid FILE_URL_TTL_SECONDS from now, as any hosted file's.
+ */
+export function hostedFileLink(deps: CallDeps, baseUrl: string, id: string): string {
+  return fileLink(id, hostOptions(deps, baseUrl, '')).url;
+}
+
+/**
+ * The images of the `screenshot` steps as hosted files, and their links in order (`actions`);
+ * nothing when the steps took none, so an answer without them keeps its shape.
+ */
+export async function hostStepShots(
+  deps: CallDeps,
+  shots: readonly StepShot[],
+  baseUrl: string,
+): Promise<{ actions?: ActionsResult }> {
+  if (shots.length === 0) return {};
+  const screenshots: string[] = [];
+  for (const shot of shots) {
+    const file = await hostFile(
+      deps.blobs,
+      shot.bytes,
+      shot.contentType,
+      hostOptions(deps, baseUrl, shot.format),
+    );
+    screenshots.push(file.url);
+  }
+  return { actions: { screenshots } };
+}
+
+/** Stores the result (and the images of its screenshot steps) as hosted files and describes it, with signed, expiring URLs. */
+async function hostedJson(deps: CallDeps, result: CaptureResult, baseUrl: string): Promise<CaptureJson> {
+  const file = await hostFile(
+    deps.blobs,
+    result.bytes,
+    result.contentType,
+    hostOptions(deps, baseUrl, result.format),
+  );
   return {
     success: true,
     screenshot_url: file.url,
@@ -56,6 +99,7 @@ async function hostedJson(deps: CallDeps, result: CaptureResult, baseUrl: string
     width: result.width,
     height: result.height,
     size: result.bytes.length,
+    ...(await hostStepShots(deps, result.stepShots, baseUrl)),
     ...(result.warnings.length > 0 ? { warnings: [...result.warnings] } : {}),
   };
 }

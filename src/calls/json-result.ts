@@ -22,6 +22,16 @@ export function enveloped(data: Buffer): Buffer {
   return Buffer.concat([ENVELOPE_START, data, ENVELOPE_END]);
 }
 
+const SUCCESS_START = Buffer.from('{"success":true,');
+
+/**
+ * `{success: true, ...members}` from a result object that is already JSON (extract's
+ * `{data, warnings?}`): `success` is put in front of its members, not parsed and serialized again.
+ */
+export function succeeded(members: Buffer): Buffer {
+  return Buffer.concat([SUCCESS_START, members.subarray(1)]);
+}
+
 /** Whether a cache entry looks like a whole JSON object (a torn write would not); else the call runs anew. */
 function wholeObject(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x7b && bytes[bytes.length - 1] === 0x7d;
@@ -29,8 +39,8 @@ function wholeObject(bytes: Uint8Array): boolean {
 
 /**
  * A call with a JSON result through the one cache-then-meter flow: `produce` runs metered and
- * its result is serialized once, and cached unless it is not `cacheable` (a page that never
- * finished loading).
+ * its result is serialized once (a string is taken as its JSON text already, serialized where it
+ * was made), and cached unless it is not `cacheable` (a page that never finished loading).
  */
 export function jsonResultCall(
   deps: CallDeps,
@@ -38,13 +48,13 @@ export function jsonResultCall(
   engine: string,
   keyParams: object,
   cache: { readonly ttlSeconds: number } | null,
-  produce: () => Promise<{ readonly result: object; readonly cacheable: boolean }>,
+  produce: () => Promise<{ readonly result: object | string; readonly cacheable: boolean }>,
 ): Promise<JsonOutcome> {
   return cachedCall(deps, caller, engine, keyParams, cache, {
     fromEntry: (entry) => (wholeObject(entry.bytes) ? Buffer.from(entry.bytes) : null),
     async produce() {
       const { result, cacheable } = await produce();
-      const data = Buffer.from(JSON.stringify(result));
+      const data = Buffer.from(typeof result === 'string' ? result : JSON.stringify(result));
       return { result: data, entry: cacheable ? { bytes: data, contentType: JSON_TYPE } : null };
     },
     deliver: async (data) => data,

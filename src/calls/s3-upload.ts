@@ -40,6 +40,9 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
   'image/webp': 'webp',
   'image/avif': 'avif',
   'application/pdf': 'pdf',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'image/gif': 'gif',
 };
 
 /** `webcap/<yyyy>/<mm>/<dd>/<random>.<ext>` (UTC date), the extension from the content type. */

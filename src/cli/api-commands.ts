@@ -3,19 +3,42 @@ import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   AnalyzeParams,
+  CaptureJson,
   CaptureParams,
   ContentParams,
-  CrawlParams,
+  ExtractParams,
   JobAccepted,
   JobKind,
   JobParams,
   JobRecord,
+  MapParams,
   Usage,
+  WebsiteCrawlerParams,
 } from '@webcap/sdk';
 import { Argument, Command, Option } from 'commander';
+import { type CaptureFormat, CONTENT_TYPES } from '../engines/capture/params.js';
 import { WebcapError } from '../errors.js';
 import { customFieldsOf } from '../requests/analyze.js';
-import { ANALYZE_FIELDS, CAPTURE_FIELDS, CONTENT_FIELDS, CRAWLER_FIELDS } from './call-fields.js';
+import {
+  type AnswerText,
+  analyzeText,
+  CAPTURE_ENDPOINTS,
+  captureText,
+  contentText,
+  crawlerText,
+  describeJob,
+  extractText,
+  jobResultText,
+  mapText,
+} from './answer-text.js';
+import {
+  ANALYZE_FIELDS,
+  CAPTURE_FIELDS,
+  CONTENT_FIELDS,
+  EXTRACT_FIELDS,
+  MAP_FIELDS,
+  WEBSITE_CRAWLER_FIELDS,
+} from './call-fields.js';
 import { addFieldOptions, type CallParameters, callParameters, type Fields } from './call-options.js';
 import { CallFailure, UsageError } from './cli-errors.js';
 import {
@@ -27,6 +50,7 @@ import {
   sessionOf,
 } from './client-options.js';
 import { EXIT, exitCodeOfStatus } from './exit-codes.js';
+import { fetchHostedFile } from './hosted-file.js';
 import type { CliOutput } from './program.js';
 
 /** The options of a call verb: its client options, its fields, -o, --async, the page files. */
@@ -104,14 +128,6 @@ async function parametersOf(
   return callParameters(fields, raw, given, shown);
 }
 
-function describeJob(job: JobRecord): string {
-  const head = `${job.job_id}\t${job.status}\t${job.endpoint}\tcreated ${job.created_at}`;
-  if (job.status === 'failed' && job.error !== null)
-    return `${head}\nerror ${job.error.status}: ${job.error.error}`;
-  if (job.status === 'completed') return `${head}\n${JSON.stringify(job.result, null, 2)}`;
-  return head;
-}
-
 /**
  * With --async, submits the call as a job and prints it (exit 0 once accepted); without, checks
  * that no async-only option was given. Returns whether it submitted.
@@ -144,6 +160,17 @@ function warn(session: Session, warnings: readonly string[] | undefined): void {
   for (const warning of warnings ?? []) session.output.stderr(`webcap: warning: ${warning}\n`);
 }
 
+/** Prints `value` as JSON with --json; else the answer's text, its stderr lines beside it. */
+function show(session: Session, value: unknown, answer: () => AnswerText): void {
+  if (session.json) {
+    print(session, value, () => '');
+    return;
+  }
+  const { text, stderr } = answer();
+  for (const line of stderr) session.output.stderr(`${line}\n`);
+  session.output.stdout(`${text}\n`);
+}
+
 /** Fails before the call when -o names a file in a directory that cannot be written to. */
 async function checkWritable(file: string): Promise<void> {
   try {
@@ -165,7 +192,12 @@ async function writeOutput(file: string, bytes: Uint8Array): Promise<void> {
 }
 
 function captureCommand(output: CliOutput): Command {
-  return callCommand('capture', 'a screenshot or PDF of a page (GET /v1/capture)', CAPTURE_FIELDS, 'url')
+  return callCommand(
+    'capture',
+    'a screenshot, PDF or recording of a page (GET /v1/capture)',
+    CAPTURE_FIELDS,
+    'url',
+  )
     .addOption(new Option('-o, --output <file>', 'write the answer to FILE (- for stdout, even a terminal)'))
     .addHelpText(
       'after',
@@ -215,19 +247,31 @@ function captureCommand(output: CliOutput): Command {
 function contentCommand(output: CliOutput): Command {
   return callCommand(
     'content',
-    "a page's Markdown (GET /v1/content); --json for the whole answer: metadata, links, as asked HTML and sitemap",
+    "a page's main content as Markdown (GET /v1/content); --whole-page for all of it; --json for the whole answer: metadata, links, as asked HTML and sitemap",
     CONTENT_FIELDS,
     'url',
-  ).action(async (url: string | undefined, options: CallOptions) => {
-    const session = sessionOf(options, output);
-    const params = await parametersOf(CONTENT_FIELDS, 'url', url, options);
-    // Markdown is what the verb prints; --no-include-markdown leaves it out of the answer.
-    params.include_markdown ??= true;
-    if (await submitted(session, 'content', params, options.async)) return;
-    const { data } = await calling(session, 'content', () => session.client.content(params as ContentParams));
-    if (!session.json) warn(session, data.warnings);
-    print(session, { success: true, data }, () => data.markdown ?? JSON.stringify(data, null, 2));
-  });
+  )
+    .addOption(
+      new Option('--whole-page', 'the whole page, menus and footers included (use_defuddle=false)').conflicts(
+        'useDefuddle',
+      ),
+    )
+    .action(async (url: string | undefined, options: CallOptions & { wholePage?: true }) => {
+      const session = sessionOf(options, output);
+      const params = await parametersOf(CONTENT_FIELDS, 'url', url, options);
+      const formats = (params.formats ?? []) as readonly string[];
+      // With --formats json (and not markdown) the verb prints the data (contentText); else the
+      // Markdown, which --no-include-markdown leaves out of the answer.
+      const printsJson = formats.includes('json') && !formats.includes('markdown');
+      if (!printsJson) params.include_markdown ??= true;
+      // The main content is what a reader runs the verb for; the menus around it only with --whole-page.
+      params.use_defuddle ??= options.wholePage !== true;
+      if (await submitted(session, 'content', params, options.async)) return;
+      const { data } = await calling(session, 'content', () =>
+        session.client.content(params as ContentParams),
+      );
+      show(session, { success: true, data }, () => contentText(data));
+    });
 }
 
 /** `--field name=meaning`, given again for each field: custom_response, checked as the server checks it. */
@@ -269,40 +313,116 @@ function analyzeCommand(output: CliOutput): Command {
       const { data } = await calling(session, 'analyze', () =>
         session.client.analyze(body as AnalyzeParams<string>),
       );
-      if (!session.json) warn(session, data.warnings);
-      print(session, { success: true, data }, () =>
-        Object.entries(data)
-          .filter(([name]) => name !== 'warnings')
-          .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : String(value)}`)
-          .join('\n'),
-      );
+      show(session, { success: true, data }, () => analyzeText(data));
     });
 }
 
-function crawlerCommand(output: CliOutput): Command {
+/** The extract verb's options: its schema from a file, or its rules from a file or inline. */
+interface ExtractOptions extends CallOptions {
+  readonly rules?: string;
+  readonly extractRules?: string;
+  readonly schema?: string;
+  readonly prompt?: string;
+}
+
+/** The server's check of a schema or rules, run here so that a wrong one is a usage error naming its path. */
+async function checkedHere(check: () => unknown): Promise<void> {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof WebcapError) throw new UsageError(error.detail ?? error.message);
+    throw error;
+  }
+}
+
+/**
+ * What the extract verb asks for: `--schema FILE` (with `--prompt`), or extract_rules from
+ * `--rules FILE` or `--extract-rules JSON`; checked as the server checks them (bounds, shape,
+ * keywords, selectors) before any call.
+ */
+async function extraction(
+  options: ExtractOptions,
+): Promise<{ schema: unknown } | { extract_rules: unknown }> {
+  const inline = options.extractRules;
+  const given = [options.schema, options.rules, inline].filter((value) => value !== undefined).length;
+  if (given > 1) throw new UsageError('--schema, --rules and --extract-rules: give one of them');
+  if (given === 0) {
+    throw new UsageError('give a schema or rules: --schema FILE, --rules FILE or --extract-rules JSON');
+  }
+  // Loaded here, not with the program: they bring the DOM and ajv, which every other verb does without.
+  const { extractByOf } = await import('../requests/extraction.js');
+  if (options.schema !== undefined) {
+    const text = await pageFile('--schema', options.schema);
+    await checkedHere(() => extractByOf({ schema: text, prompt: options.prompt }));
+    return { schema: JSON.parse(text) };
+  }
+  const text = options.rules === undefined ? (inline as string) : await pageFile('--rules', options.rules);
+  await checkedHere(() => extractByOf({ extract_rules: text, prompt: options.prompt }));
+  return { extract_rules: JSON.parse(text) };
+}
+
+/** The extract verb's fields: `--schema` names a file here, where the endpoint takes the schema itself. */
+const { schema: _schema, ...EXTRACT_VERB_FIELDS } = EXTRACT_FIELDS;
+
+function extractCommand(output: CliOutput): Command {
   return callCommand(
-    'crawl',
-    "a page's raw response without rendering (GET /v1/website/crawler); --return-page-source prints its HTML",
-    CRAWLER_FIELDS,
+    'extract',
+    'a page as JSON by a JSON Schema or CSS selector rules (POST /v1/extract)',
+    EXTRACT_VERB_FIELDS,
+    'url',
+  )
+    .addOption(new Option('--schema <file>', 'a JSON Schema of the answer, from a JSON file'))
+    .addOption(new Option('--rules <file>', 'extract_rules from a JSON file'))
+    .action(async (url: string | undefined, options: ExtractOptions) => {
+      const session = sessionOf(options, output);
+      const asked = await extraction(options);
+      const params = await parametersOf(EXTRACT_VERB_FIELDS, 'url', url, {
+        ...options,
+        extractRules: undefined,
+      } as CallOptions);
+      const body = { ...params, ...asked } as ExtractParams;
+      if (await submitted(session, 'extract', body, options.async)) return;
+      const { cache: _cache, ...answer } = await calling(session, 'extract', () =>
+        session.client.extract(body),
+      );
+      show(session, { success: true, ...answer }, () => extractText(answer));
+    });
+}
+
+function websiteCrawlerCommand(output: CliOutput): Command {
+  return callCommand(
+    'website-crawler',
+    "one page's raw response without rendering (GET /v1/website/crawler); --return-page-source prints its HTML",
+    WEBSITE_CRAWLER_FIELDS,
     'query',
   ).action(async (url: string | undefined, options: CallOptions) => {
     const session = sessionOf(options, output);
-    const params = await parametersOf(CRAWLER_FIELDS, 'query', url, options);
-    if (await submitted(session, 'crawl', params, options.async)) return;
-    const result = await calling(session, 'crawl', () => session.client.crawl(params as CrawlParams));
+    const params = await parametersOf(WEBSITE_CRAWLER_FIELDS, 'query', url, options);
+    if (await submitted(session, 'website-crawler', params, options.async)) return;
+    const result = await calling(session, 'website-crawler', () =>
+      session.client.websiteCrawler(params as WebsiteCrawlerParams),
+    );
     if (result.kind === 'html') {
       print(session, { html: result.html, target_status: result.targetStatus }, () => result.html);
       return;
     }
     const { data } = result;
-    print(session, { success: true, data }, () =>
-      [
-        `${data.statusCode} ${data.finalUrl}`,
-        ...data.redirects.map((r) => `redirected from ${r.url} (${r.status})`),
-        `content-type: ${data.contentType ?? 'none'}`,
-        `size: ${data.size} bytes`,
-      ].join('\n'),
-    );
+    show(session, { success: true, data }, () => crawlerText(data));
+  });
+}
+
+function mapCommand(output: CliOutput): Command {
+  return callCommand(
+    'map',
+    "a site's URLs from its sitemaps and start page, without rendering (POST /v1/map); one per line, --json for the answer",
+    MAP_FIELDS,
+    'url',
+  ).action(async (url: string | undefined, options: CallOptions) => {
+    const session = sessionOf(options, output);
+    const params = await parametersOf(MAP_FIELDS, 'url', url, options);
+    if (await submitted(session, 'map', params, options.async)) return;
+    const { data } = await calling(session, 'map', () => session.client.map(params as MapParams));
+    show(session, data, () => mapText(data));
   });
 }
 
@@ -342,7 +462,8 @@ function jobId(raw: string): string {
 /** The longest `jobs wait --timeout`: a day. */
 const MAX_WAIT_SECONDS = 86_400;
 
-function seconds(raw: string): number {
+/** `--timeout SECONDS` checked: above 0, at most a day. */
+export function seconds(raw: string): number {
   const value = Number(raw);
   if (!/^\d+(\.\d+)?$/.test(raw) || value <= 0 || value > MAX_WAIT_SECONDS) {
     throw new UsageError(
@@ -359,6 +480,33 @@ function jobCommand(name: string, description: string): Command {
       .description(description)
       .addArgument(new Argument('<id>', 'the job id (job_…)').argParser(jobId)),
   );
+}
+
+/**
+ * Writes a completed capture job's file to `file`: its base64 when the job asked for one, else
+ * the bytes behind its hosted link; says so on stderr, as `capture -o` does.
+ */
+async function writeJobFile(session: Session, job: JobRecord, file: string): Promise<void> {
+  if (!CAPTURE_ENDPOINTS.includes(job.endpoint)) {
+    throw new UsageError(
+      `-o is for a capture job's file; ${job.job_id} is a ${job.endpoint} job: redirect stdout`,
+    );
+  }
+  const result = job.result as CaptureJson;
+  for (const line of captureText(result).stderr) session.output.stderr(`${line}\n`);
+  let bytes: Uint8Array;
+  try {
+    bytes =
+      result.base64 === undefined
+        ? await fetchHostedFile(result.screenshot_url)
+        : Buffer.from(result.base64, 'base64');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CallFailure(`the job's file ${result.screenshot_url}: ${reason}`, EXIT.failed);
+  }
+  await writeOutput(file, bytes);
+  const contentType = CONTENT_TYPES[result.format as CaptureFormat] ?? 'application/octet-stream';
+  session.output.stderr(`wrote ${bytes.byteLength} bytes (${contentType}) to ${file}\n`);
 }
 
 function jobsCommand(output: CliOutput): Command {
@@ -387,13 +535,22 @@ function jobsCommand(output: CliOutput): Command {
       'poll the job until it completed or failed and print it; a failed job exits as its error',
     )
       .option('--timeout <seconds>', 'give up after this long (exit 3)', '300')
-      .action(async (id: string, options: ClientOptions & { timeout: string }) => {
+      .addOption(
+        new Option('-o, --output <file>', 'a capture job: write its file (image, PDF or recording) to FILE'),
+      )
+      .action(async (id: string, options: ClientOptions & { timeout: string; output?: string }) => {
         const session = sessionOf(options, output);
         const timeoutMs = seconds(options.timeout) * 1000;
+        if (options.output !== undefined) await checkWritable(options.output);
         const job = await calling(session, `waiting for ${id}`, () =>
           session.client.jobs.wait(id, { timeoutMs }),
         );
-        print(session, job, () => describeJob(job));
+        if (options.output !== undefined && job.status === 'completed') {
+          await writeJobFile(session, job, options.output);
+          if (session.json) print(session, job, () => '');
+          return;
+        }
+        show(session, job, () => jobResultText(job));
         if (job.status === 'failed') {
           const status = job.error?.status ?? 500;
           throw new CallFailure(
@@ -412,7 +569,9 @@ export function apiCommands(output: CliOutput): Command[] {
     captureCommand(output),
     contentCommand(output),
     analyzeCommand(output),
-    crawlerCommand(output),
+    extractCommand(output),
+    websiteCrawlerCommand(output),
+    mapCommand(output),
     usageCommand(output),
     jobsCommand(output),
   ];

@@ -125,7 +125,7 @@ export function sessionOf(options: ClientOptions, output: CliOutput): Session {
  * words, which already name the kind of refusal ("Bad Request: …", "Invalid API Key"), as MCP's
  * tool errors give them.
  */
-function failureOf(error: unknown, server: string): unknown {
+export function failureOf(error: unknown, server: string): unknown {
   if (!(error instanceof ApiError)) return error;
   if (error.kind === 'http' && error.status !== null) {
     return new CallFailure(`${error.status} ${error.message}`, exitCodeOfStatus(error.status));

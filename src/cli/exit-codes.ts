@@ -10,6 +10,8 @@ export const EXIT = {
   usage: 2,
   /** The server failed (5xx), could not be reached, or a wait ran out of time. */
   failed: 3,
+  /** Interrupted by Ctrl-C (128 + SIGINT, as shells report it), after undoing what it started. */
+  interrupted: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -25,4 +27,5 @@ Exit codes:
   0  ok
   1  the API refused the call (4xx), or an admin operation was refused
   2  usage or configuration error (nothing was sent)
-  3  server error (5xx), network error or timeout`;
+  3  server error (5xx), network error or timeout
+  130  interrupted (Ctrl-C); crawl-site cancels its crawl first`;

@@ -22,6 +22,10 @@ const code = await runWebcap(process.argv.slice(2), config, {
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   env: process.env,
+  onInterrupt: (handler) => {
+    process.once('SIGINT', handler);
+    return () => process.off('SIGINT', handler);
+  },
   stdin: async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

@@ -66,6 +66,8 @@ export async function serveStdio(
       {
         calls: local.calls,
         jobs: local.jobs,
+        crawls: local.crawls,
+        crawlCeilings: cfg.crawl,
         db: local.store.db,
         requestLog: local.requestLog,
         metrics: null,

@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError } from '../config.js';
 import { errorResponse, WebcapError } from '../errors.js';
+import { packageVersion } from '../package-version.js';
 import { adminCommand, type Write } from './admin.js';
 import { apiCommands } from './api-commands.js';
 import { spellOptions } from './call-options.js';
 import { CallFailure, UsageError } from './cli-errors.js';
+import { crawlCommands } from './crawl-commands.js';
 import { doctorCommand } from './doctor.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { mcpCommand } from './mcp.js';
@@ -25,12 +26,11 @@ export interface CliOutput {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The whole standard input, read when a command asks for it (`--password-stdin`). */
   readonly stdin?: () => Promise<string>;
-}
-
-/** The package's version, from package.json two levels up (from src/cli and from dist/cli alike). */
-function packageVersion(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
+  /**
+   * Calls `handler` on the next Ctrl-C (SIGINT) instead of ending the process, until the returned
+   * function is called; for a verb that must undo work it started (crawl-site cancels its crawl).
+   */
+  readonly onInterrupt?: (handler: () => void) => () => void;
 }
 
 function everyCommand(command: Command): Command[] {
@@ -67,6 +67,7 @@ export function webcapProgram(config: () => Config, output: CliOutput): Command 
   program.addCommand(adminCommand(config, output.stdout, output.stdin));
   program.addCommand(doctorCommand(config, output.stdout));
   for (const command of apiCommands(output)) program.addCommand(command);
+  for (const command of crawlCommands(output)) program.addCommand(command);
   program.addCommand(signCommands(output));
   program.addCommand(mcpCommand(config, output.env ?? {}));
   // Set on each command: commander copies them only to commands made with .command() afterwards,

@@ -27,3 +27,27 @@ export function showProgress(
     write(CLEAR_LINE);
   };
 }
+
+/** Cells of the count bar. */
+const BAR_CELLS = 24;
+
+/**
+ * A bar of `done` out of `total` on stderr (`crawl [#####.....] 12/40 pages`), redrawn in place
+ * at each `update` and erased by `stop`; as showProgress, only on a terminal.
+ */
+export function showCount(
+  write: Write,
+  enabled: boolean,
+  label: string,
+): { update(done: number, total: number): void; stop(): void } {
+  if (!enabled) return { update: () => {}, stop: () => {} };
+  return {
+    update(done, total) {
+      const filled = total <= 0 ? 0 : Math.min(BAR_CELLS, Math.round((done / total) * BAR_CELLS));
+      write(
+        `${CLEAR_LINE}${label} [${'#'.repeat(filled)}${'.'.repeat(BAR_CELLS - filled)}] ${done}/${total} pages`,
+      );
+    },
+    stop: () => write(CLEAR_LINE),
+  };
+}

@@ -78,6 +78,7 @@ export class AccessLog extends LogController {
     const engine = request.routeOptions.config.engine ?? 'other';
     this.metrics.observe(engine, reply.statusCode, reply.elapsedTime / 1000, request.billed);
     if (request.auth === null) return;
+    const param = request.routeOptions.config.target;
     this.requestLog.record({
       account_id: request.auth.account.id,
       key_id: request.auth.key.id,
@@ -87,6 +88,18 @@ export class AccessLog extends LogController {
       duration_ms: Math.round(reply.elapsedTime),
       billed: request.billed ? 1 : 0,
       created_at: this.clock().toISOString(),
+      target_url:
+        param === undefined
+          ? null
+          : stringParam(request.method === 'GET' ? request.query : request.body, param),
+      error: request.errorText,
     });
   }
+}
+
+/** A parameter's value when it is a string; any other shape (an unvalidated array, an object) is none. */
+function stringParam(params: unknown, name: string): string | null {
+  if (typeof params !== 'object' || params === null) return null;
+  const value = (params as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : null;
 }

@@ -8,6 +8,7 @@ import { ConsoleSessions } from '../admin/sessions.js';
 import { findSigningKey, keySecretSealer } from '../billing/signing-secrets.js';
 import { WebcapError } from '../errors.js';
 import type { TrustProxy } from '../net/trust-proxy.js';
+import { packageVersion } from '../package-version.js';
 import { RequestCatalog } from '../stats/catalog.js';
 import { AccessLog } from './access-log.js';
 import { type AuthDeps, authenticate, keyBeforeBody } from './auth.js';
@@ -27,10 +28,14 @@ import { legacyAnalyzeRoutes } from './routes/legacy/analyze.js';
 import { legacyCaptureRoutes } from './routes/legacy/capture.js';
 import { legacyContentRoutes } from './routes/legacy/content.js';
 import { analyzeRoutes } from './routes/v1/analyze.js';
+import { batchRecordRoutes, batchStartRoutes } from './routes/v1/batch.js';
 import { captureRoutes } from './routes/v1/capture.js';
 import { contentRoutes } from './routes/v1/content.js';
+import { crawlRecordRoutes, crawlStartRoutes } from './routes/v1/crawl.js';
 import { crawlerRoutes } from './routes/v1/crawler.js';
+import { extractRoutes } from './routes/v1/extract.js';
 import { filesRoutes } from './routes/v1/files.js';
+import { mapRoutes } from './routes/v1/map.js';
 import { statsRoutes } from './routes/v1/stats.js';
 import { usageRoutes } from './routes/v1/usage.js';
 
@@ -44,6 +49,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Whether the call was billed; set by the route from its call's outcome, read by the access log. */
     billed: boolean;
+    /** The error text the request was answered with; set where errors are sent, read by the access log. */
+    errorText: string | null;
   }
 }
 
@@ -120,6 +127,7 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   app.decorateRequest('auth', null);
   app.decorateRequest('signedLink', null);
   app.decorateRequest('billed', false);
+  app.decorateRequest('errorText', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // Fastify answers HEAD with the GET handler, which would do the whole work and bill it for
@@ -167,14 +175,14 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
       openapi: '3.1.0',
       info: {
         title: 'webcap',
-        version: '1',
+        version: packageVersion(),
         description: [
           'Self-hostable web capture, content and analysis API.',
           '',
           'Authenticate with an API key in the `x-api-key` header (or `x_api_key` in the query; the',
           'unversioned endpoints take `access_key`). Keys are made in the [console](/console) or by',
-          'the operator (`webcap admin keys create`). A capture, content, analysis or crawler call',
-          'costs 1 credit, failed calls none; usage, stats and job polling are free. Any billable call',
+          'the operator (`webcap admin keys create`). A capture, content, analysis, crawler or map',
+          'call costs 1 credit, failed calls none; usage, stats and job polling are free. Any billable call',
           'runs as an async job with `is_async=true`.',
         ].join('\n'),
       },
@@ -215,7 +223,13 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   await app.register(captureRoutes(deps));
   await app.register(contentRoutes(deps));
   await app.register(analyzeRoutes(deps));
+  await app.register(extractRoutes(deps));
   await app.register(crawlerRoutes(deps));
+  await app.register(crawlStartRoutes(deps));
+  await app.register(crawlRecordRoutes(deps));
+  await app.register(mapRoutes(deps));
+  await app.register(batchStartRoutes(deps));
+  await app.register(batchRecordRoutes(deps));
   await app.register(filesRoutes(deps));
   await app.register(jobsRoutes(deps));
   await app.register(legacyCaptureRoutes(deps));

@@ -18,6 +18,8 @@ declare module 'fastify' {
     engine?: string;
     /** Set on routes whose success is billed: HEAD is refused there (docs/security.md). */
     billable?: true;
+    /** The parameter holding the call's target URL, which the request log records. */
+    target?: string;
   }
   interface FastifyRequest {
     auth: AuthContext | null;

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { asJob, type CallSpec, type JobSpec, performCall } from '../calls/call-spec.js';
 import { crawlerBody } from '../calls/crawler.js';
-import { enveloped } from '../calls/json-result.js';
+import { enveloped, succeeded } from '../calls/json-result.js';
 import { invalidParam } from '../errors.js';
 import { type AsyncInput, wantsAsync } from '../requests/common-fields.js';
 import { callerOf } from './auth.js';
@@ -16,7 +17,24 @@ export function baseUrlOf(deps: AppDeps, request: FastifyRequest): string {
 // Printable ASCII without spaces at the ends, as the IETF Idempotency-Key draft's examples use.
 const IDEMPOTENCY_KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
 
-function idempotencyKeyOf(request: FastifyRequest): string | null {
+/**
+ * The Idempotency-Key header as the document declares it, on every operation that reads it (a
+ * billable call, which may be a job, a crawl or a batch). Only its type: idempotencyKeyOf checks
+ * the value, so that a wrong one is refused with the same message wherever it is read.
+ */
+export const IdempotencyKeyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400',
+    }),
+  ),
+});
+
+/** The request's Idempotency-Key header, null without one; a 400 when it is not a key. */
+export function idempotencyKeyOf(request: FastifyRequest): string | null {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return null;
   if (typeof raw !== 'string' || !IDEMPOTENCY_KEY.test(raw)) {
@@ -59,6 +77,8 @@ function cacheTtlOf(spec: CallSpec): number | null {
       return spec.delivery.cache?.ttlSeconds ?? null;
     case 'content':
     case 'analyze':
+    case 'extract':
+    case 'map':
       return spec.cache?.ttlSeconds ?? null;
     case 'website-crawler':
       return null;
@@ -108,6 +128,9 @@ export async function answerCall(
       // Already JSON (a cache hit is sent as stored): wrapped, not serialized again.
       reply.type(JSON_TYPE);
       return send(enveloped(done.outcome.value));
+    case 'extract':
+      reply.type(JSON_TYPE);
+      return send(succeeded(done.outcome.value));
     case 'website-crawler': {
       const result = done.outcome.value;
       if (done.pageSource) {
@@ -118,5 +141,9 @@ export async function answerCall(
       }
       return reply.send(crawlerBody(result, false));
     }
+    case 'map':
+      // The whole body, already JSON (a cache hit is sent as stored).
+      reply.type(JSON_TYPE);
+      return send(done.outcome.value);
   }
 }

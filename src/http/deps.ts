@@ -4,6 +4,7 @@ import type { PoolState } from '../browser/pool.js';
 import type { CallDeps } from '../calls/deps.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { Crawls } from '../crawls/crawls.js';
 import type { Jobs } from '../jobs/jobs.js';
 import type { Metrics } from '../stats/metrics.js';
 import type { RequestLog } from '../stats/request-log.js';
@@ -28,6 +29,8 @@ export interface AppDeps {
   readonly metrics: Metrics;
   /** Async jobs: submission, polling, cancellation. */
   readonly jobs: Jobs;
+  /** Whole-site crawls: submission, reading, cancellation. */
+  readonly crawls: Crawls;
   /** The render pool's state, for /readyz. */
   readonly renderPool: () => PoolState;
   /** Where the console's built front end is (index.html, assets/); default: dist/console. */

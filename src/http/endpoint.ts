@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
 import type { ApiGeneration } from './auth.js';
+import { IdempotencyKeyHeaders } from './call-response.js';
 import { errors } from './responses/errors.js';
 import { withSignedLinkFields } from './signed-links.js';
 
@@ -21,8 +22,10 @@ export interface Endpoint<P extends TSchema> {
   readonly auth: ApiGeneration;
   /** The engine slug of the stats catalog. */
   readonly engine: string;
-  /** The call is billed: HEAD is refused (docs/security.md). */
+  /** The call is billed: HEAD is refused (docs/security.md); it takes an Idempotency-Key, as a job, crawl or batch. */
   readonly billable: boolean;
+  /** The parameter holding the call's target URL, for the request log: `url` unless named. */
+  readonly target?: string;
   readonly tags: readonly string[];
   readonly summary: string;
   readonly params: P;
@@ -55,6 +58,7 @@ export function endpoint<P extends TSchema>(def: Endpoint<P>): FastifyPluginAsyn
   const config = {
     auth: def.auth,
     engine: def.engine,
+    target: def.target ?? 'url',
     ...(def.billable ? { billable: true as const } : {}),
     // On every method, so that a POST carrying a signature is told that only GET takes one.
     ...(def.signedLinks === true ? { signedLinks: true as const } : {}),
@@ -72,6 +76,7 @@ export function endpoint<P extends TSchema>(def: Endpoint<P>): FastifyPluginAsyn
           tags: [...def.tags],
           summary: def.summary,
           ...(methodSecurity === undefined ? {} : { security: methodSecurity }),
+          ...(def.billable ? { headers: IdempotencyKeyHeaders } : {}),
           [source]: signed
             ? withSignedLinkFields(def.params as unknown as TObject)
             : method === 'GET'

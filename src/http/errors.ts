@@ -68,6 +68,7 @@ function errorHeaders({ options }: WebcapError): Record<string, string | number>
 
 export function sendError(reply: FastifyReply, error: WebcapError): FastifyReply {
   const { status, body } = errorResponse(error);
+  reply.request.errorText = body.error;
   const headers = errorHeaders(error);
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
 }

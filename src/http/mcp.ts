@@ -63,6 +63,8 @@ export function mcpRoutes(deps: AppDeps): FastifyPluginAsync {
           {
             calls: deps.calls,
             jobs: deps.jobs,
+            crawls: deps.crawls,
+            crawlCeilings: deps.config.crawl,
             db: deps.store.db,
             requestLog: deps.requestLog,
             metrics: deps.metrics,

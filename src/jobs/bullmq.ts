@@ -1,4 +1,4 @@
-import { Queue, WaitingError, Worker } from 'bullmq';
+import { DelayedError, Queue, WaitingError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { JobQueue, RunOutcome } from './queue.js';
@@ -38,12 +38,13 @@ export class BullMqQueue implements JobQueue {
     );
   }
 
-  async enqueue(jobId: string): Promise<void> {
+  async enqueue(jobId: string, delayMs = 0): Promise<void> {
     await this.queue.add(
       'job',
       { jobId },
       {
         jobId,
+        ...(delayMs > 0 ? { delay: delayMs } : {}),
         removeOnComplete: true,
         removeOnFail: { age: 86_400, count: 10_000 },
       },
@@ -61,6 +62,11 @@ export class BullMqQueue implements JobQueue {
       this.options.queueName,
       async (job, token) => {
         const outcome = await handle(String((job.data as { jobId: string }).jobId));
+        if (typeof outcome === 'object') {
+          // Delayed in place, under the same id: a new job with that id would be refused while this one lives.
+          await job.moveToDelayed(Date.now() + outcome.retryInMs, token);
+          throw new DelayedError();
+        }
         if (outcome === 'handed back') {
           // Back to the wait list at once, for any worker (not after a lease and a stalled
           // check, which would also count a stall against the job); WaitingError tells the

@@ -9,15 +9,32 @@ export class InProcessQueue implements JobQueue {
   readonly backend = 'in-process' as const;
   private readonly pending: string[] = [];
   private readonly runs = new Set<Promise<unknown>>();
+  /** Units waiting out a delay before they join `pending`. */
+  private readonly delayed = new Set<NodeJS.Timeout>();
   private handle: ((jobId: string) => Promise<RunOutcome>) | null = null;
   private concurrency = 0;
   private taking = true;
   private closed = false;
 
-  async enqueue(jobId: string): Promise<void> {
+  async enqueue(jobId: string, delayMs = 0): Promise<void> {
     if (this.closed) throw new Error('the job queue is closed');
+    if (delayMs > 0) {
+      this.later(jobId, delayMs);
+      return;
+    }
     this.pending.push(jobId);
     this.pump();
+  }
+
+  /** Queues the unit after `delayMs`; a queue that closes first drops it (it is in the database, for the next start). */
+  private later(jobId: string, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.delayed.delete(timer);
+      if (this.closed) return;
+      this.pending.push(jobId);
+      this.pump();
+    }, delayMs);
+    this.delayed.add(timer);
   }
 
   consume(handle: (jobId: string) => Promise<RunOutcome>, concurrency: number): void {
@@ -43,6 +60,8 @@ export class InProcessQueue implements JobQueue {
   async close(): Promise<void> {
     this.taking = false;
     this.closed = true;
+    for (const timer of this.delayed) clearTimeout(timer);
+    this.delayed.clear();
   }
 
   private pump(): void {
@@ -53,6 +72,9 @@ export class InProcessQueue implements JobQueue {
       // The handler records its own failures on the job; nothing it throws may stop the queue. A
       // job it hands back is queued in the database, for the next start to enqueue.
       const run: Promise<unknown> = handle(jobId)
+        .then((outcome) => {
+          if (typeof outcome === 'object' && !this.closed) this.later(jobId, outcome.retryInMs);
+        })
         .catch(() => undefined)
         .finally(() => {
           this.runs.delete(run);

@@ -2,8 +2,9 @@ import { checkCall, type JobSpec } from '../calls/call-spec.js';
 import type { Caller } from '../calls/metering.js';
 import { reserveUnit } from '../calls/metering.js';
 import { canonicalJson } from '../calls/result-cache.js';
-import { invalidParam, WebcapError } from '../errors.js';
+import { WebcapError } from '../errors.js';
 import { timeOrderedId } from '../store/ids.js';
+import { replayable } from './idempotency.js';
 import { jobRecordJson, type WebhookLog } from './job-record.js';
 import {
   countQueued,
@@ -17,7 +18,7 @@ import {
   runningJobIds,
   staleJobIds,
 } from './job-store.js';
-import type { JobQueue } from './queue.js';
+import type { JobQueue, RunOutcome } from './queue.js';
 import { JobRunner, type RunnerDeps } from './runner.js';
 import type { StoredCall } from './stored-call.js';
 
@@ -34,14 +35,25 @@ export interface Submission {
   readonly idempotencyKey: string | null;
 }
 
+/**
+ * Another kind of unit the job queue carries beside jobs (a crawl's pages), told apart by its
+ * id's prefix, so that the same workers and the same concurrency run both.
+ */
+export interface UnitHandler {
+  /** Ids of this kind start with it (`cpg_`); job ids start with `job_`. */
+  readonly prefix: string;
+  run(id: string): Promise<RunOutcome>;
+  /** BullMQ gave up on the unit (it stalled too often). */
+  abandon(id: string): Promise<void>;
+  /** The process's grace is over: runs hand their units back (see JobRunner.letGo). */
+  letGo(): void;
+}
+
 /** Whose jobs a reader may see: the account of a caller's key, or of a console session. */
 export type Owner = Pick<Caller, 'account'>;
 
 /** How long runs let go at the end of the grace have to put their jobs back (a database update, a Redis move). */
 const HAND_BACK_MS = 10_000;
-
-/** How long an idempotency key identifies its job (docs/jobs.md). */
-const IDEMPOTENCY_WINDOW_MS = 86_400_000;
 
 /**
  * Async jobs (DESIGN.md §2, docs/jobs.md): submission (checks, a unit reserved and held, the job
@@ -52,6 +64,7 @@ export class Jobs {
   readonly runner: JobRunner;
   private sweeper: NodeJS.Timeout | null = null;
   private stopping: Promise<void> | null = null;
+  private readonly units: UnitHandler[] = [];
 
   constructor(private readonly deps: JobsDeps) {
     this.runner = new JobRunner(deps);
@@ -59,6 +72,33 @@ export class Jobs {
 
   get backend(): JobQueue['backend'] {
     return this.deps.queue.backend;
+  }
+
+  /** Lets the queue carry units of another kind; before start. */
+  addUnits(handler: UnitHandler): void {
+    this.units.push(handler);
+  }
+
+  /** Hands a unit of another kind (stored, ready to run) to the workers, after `delayMs`. */
+  enqueueUnit(id: string, delayMs = 0): Promise<void> {
+    return this.deps.queue.enqueue(id, delayMs);
+  }
+
+  /** Runs whatever the queue delivered: a job, or a unit of the kind its prefix names. */
+  private dispatch(id: string): Promise<RunOutcome> {
+    const handler = this.units.find((unit) => id.startsWith(unit.prefix));
+    return handler === undefined ? this.runner.run(id) : handler.run(id);
+  }
+
+  /** Ends, unbilled, a job or unit BullMQ gave up on (it stalled too often). */
+  async abandon(id: string): Promise<void> {
+    const handler = this.units.find((unit) => id.startsWith(unit.prefix));
+    if (handler !== undefined) return handler.abandon(id);
+    await this.runner.fail(
+      id,
+      { staleBefore: this.deps.clock() },
+      new WebcapError('internal', 'the job stalled too often'),
+    );
   }
 
   /**
@@ -78,7 +118,7 @@ export class Jobs {
       }
       for (const id of await queuedJobIds(db)) await queue.enqueue(id);
     }
-    queue.consume((id) => this.runner.run(id), config.concurrency);
+    queue.consume((id) => this.dispatch(id), config.concurrency);
     this.deps.webhooks.start();
     await this.sweep();
     this.sweeper = setInterval(() => void this.sweep(), Math.min(config.sweepIntervalMs, config.leaseMs));
@@ -204,7 +244,10 @@ export class Jobs {
   private async stopRuns(): Promise<void> {
     if (this.sweeper !== null) clearInterval(this.sweeper);
     const { queue, config } = this.deps;
-    const letGo = setTimeout(() => this.runner.letGo(), config.shutdownGraceMs);
+    const letGo = setTimeout(() => {
+      this.runner.letGo();
+      for (const unit of this.units) unit.letGo();
+    }, config.shutdownGraceMs);
     try {
       await queue.stopTaking(config.shutdownGraceMs + HAND_BACK_MS);
     } finally {
@@ -228,20 +271,12 @@ export class Jobs {
     return job;
   }
 
-  /** The job an idempotency key already names with the same parameters; a 400 when they differ. */
+  /** The job an idempotency key already names with the same parameters (idempotency.ts). */
   private async replay(caller: Caller, key: string | null, hash: string): Promise<JobRow | undefined> {
     if (key === null) return undefined;
     const { db, clock } = this.deps;
     const job = await findByIdempotencyKey(db, caller.account.id, key);
-    if (job === undefined) return undefined;
-    if (new Date(job.created_at).getTime() < clock().getTime() - IDEMPOTENCY_WINDOW_MS) {
-      await releaseIdempotencyKey(db, job.id);
-      return undefined;
-    }
-    if (job.params_hash !== hash) {
-      throw invalidParam('Idempotency-Key', 'was used with different parameters in the last 24 hours');
-    }
-    return job;
+    return replayable(job, hash, clock(), (id) => releaseIdempotencyKey(db, id));
   }
 
   /**

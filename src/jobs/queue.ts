@@ -1,8 +1,12 @@
 /** Which queue carries job ids: this process's memory, or BullMQ on Redis shared by every worker. */
 export type QueueBackend = 'in-process' | 'bullmq';
 
-/** How a run left its job: ended (completed or failed), or handed back to the queue by a stopping process. */
-export type RunOutcome = 'ended' | 'handed back';
+/**
+ * How a run left its unit: ended (completed or failed), handed back to the queue by a stopping
+ * process, or to be delivered again after a wait (a crawl page whose host is not yet due, or that
+ * waits for capacity).
+ */
+export type RunOutcome = 'ended' | 'handed back' | { readonly retryInMs: number };
 
 /**
  * The queue port. Jobs themselves live in the database (jobs/job-store.ts); a queue only hands
@@ -11,8 +15,11 @@ export type RunOutcome = 'ended' | 'handed back';
  */
 export interface JobQueue {
   readonly backend: QueueBackend;
-  /** Hands a stored, queued job to the workers; throws when the queue cannot take it. */
-  enqueue(jobId: string): Promise<void>;
+  /**
+   * Hands a stored, queued unit (a job, a crawl's page) to the workers, after `delayMs` when given;
+   * throws when the queue cannot take it.
+   */
+  enqueue(jobId: string, delayMs?: number): Promise<void>;
   /**
    * Starts running `handle` for each job id handed over, at most `concurrency` at once; a job
    * the handler hands back is delivered again (in-process: by the next start).

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { getAccountBySlug } from '../billing/accounts.js';
 import { checkKey, getKey } from '../billing/keys.js';
-import { type JobSpec, runCall } from '../calls/call-spec.js';
+import { type JobSpec, runCall, targetOf } from '../calls/call-spec.js';
 import type { CallDeps } from '../calls/deps.js';
 import type { Caller } from '../calls/metering.js';
 import type { Clock } from '../clock.js';
@@ -22,6 +22,7 @@ import {
   renewLease,
   requeueJob,
 } from './job-store.js';
+import { claimLeased, LET_GO, type Lease, LeasedRuns, withinTimeout } from './leased-run.js';
 import type { RunOutcome } from './queue.js';
 import type { Sealer } from './sealed.js';
 import { openStoredCall, type StoredCall } from './stored-call.js';
@@ -48,9 +49,6 @@ function resultKey(jobId: string): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** What a run races its call against: the process letting its runs go. */
-const LET_GO = Symbol('let go');
-
 /** A job's waits for capacity: the first, doubling up to the error's Retry-After, never longer than the last. */
 const FIRST_CAPACITY_WAIT_MS = 250;
 const LONGEST_CAPACITY_WAIT_MS = 5000;
@@ -76,10 +74,7 @@ function capacityWaitMs(error: unknown, previousMs: number): number | undefined 
  * the job's row (201, or the error status) and the webhook its record.
  */
 export class JobRunner {
-  /** Set by letGo: runs hand their jobs back rather than wait for their calls. */
-  private lettingGo = false;
-  /** How each run in progress is told to let go (one per run, dropped when it ends, so none piles up). */
-  private readonly runsToLetGo = new Set<() => void>();
+  private readonly runs = new LeasedRuns();
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -89,8 +84,7 @@ export class JobRunner {
    * closing ends it). For a stopping process whose grace is over.
    */
   letGo(): void {
-    this.lettingGo = true;
-    for (const letGo of this.runsToLetGo) letGo();
+    this.runs.letGo();
   }
 
   /**
@@ -99,30 +93,30 @@ export class JobRunner {
    * job is handed back instead, unless it completed first.
    */
   async run(jobId: string): Promise<RunOutcome> {
-    const job = await this.claim(jobId);
-    if (job === undefined) return 'ended';
-    const { config, clock, logger } = this.deps;
-    const started = clock().getTime();
-    const renew = setInterval(
-      () => {
-        const until = new Date(clock().getTime() + config.leaseMs);
-        renewLease(this.deps.db, job.id, job.attempts, until).catch((error: unknown) =>
-          logger.warn({ err: error, job: job.id }, 'renewing a job lease failed'),
-        );
+    const { db, config, clock, logger } = this.deps;
+    const job = await claimLeased(
+      { leaseMs: config.leaseMs, now: clock },
+      () => claimJob(db, jobId, clock(), config.leaseMs, config.maxAttempts),
+      async () => {
+        const found = await findJob(db, jobId);
+        return found?.status === 'running' ? found.lease_until : null;
       },
-      Math.max(100, Math.floor(config.leaseMs / 3)),
     );
-    let letGo: () => void = () => undefined;
-    const lettingGo = new Promise<typeof LET_GO>((resolve) => {
-      letGo = () => resolve(LET_GO);
-    });
-    if (this.lettingGo) letGo();
-    this.runsToLetGo.add(letGo);
+    if (job === undefined) return 'ended';
+    const started = clock().getTime();
     // Undefined when the process let the run go before its call ended.
     let end: JobEnd | undefined;
+    let target: string | null = null;
     try {
       const stored = openStoredCall(this.deps.sealer, job.params);
-      const body = await Promise.race([this.attempt(job, stored.spec), lettingGo]);
+      target = targetOf(stored.spec);
+      const lease: Lease = {
+        leaseMs: config.leaseMs,
+        now: clock,
+        renew: (until) => renewLease(db, job.id, job.attempts, until),
+        renewFailed: (error) => logger.warn({ err: error, job: job.id }, 'renewing a job lease failed'),
+      };
+      const body = await this.runs.run(lease, () => this.attempt(job, stored.spec));
       if (body !== LET_GO) {
         const key = resultKey(job.id);
         await this.deps.blobs.put(key, body, {
@@ -137,16 +131,13 @@ export class JobRunner {
       const { status, body } = errorResponse(known);
       if (status >= 500) logger.error({ err: error, job: job.id }, 'job failed');
       end = { status: 'failed', errorStatus: status, errorMessage: body.error };
-    } finally {
-      clearInterval(renew);
-      this.runsToLetGo.delete(letGo);
     }
     if (end === undefined) {
-      if (!(await requeueJob(this.deps.db, job.id, job.attempts))) return 'ended';
+      if (!(await requeueJob(db, job.id, job.attempts))) return 'ended';
       logger.info({ job: job.id }, 'job handed back to the queue');
       return 'handed back';
     }
-    await this.end(job, { run: job.attempts }, end, clock().getTime() - started);
+    await this.end(job, { run: job.attempts }, end, clock().getTime() - started, target);
     return 'ended';
   }
 
@@ -158,25 +149,17 @@ export class JobRunner {
     const job = await findJob(this.deps.db, jobId);
     if (job === undefined) return false;
     const { status, body } = errorResponse(why);
-    return this.end(job, from, { status: 'failed', errorStatus: status, errorMessage: body.error }, 0);
+    const end: JobEnd = { status: 'failed', errorStatus: status, errorMessage: body.error };
+    return this.end(job, from, end, 0, this.targetOfJob(job));
   }
 
-  /**
-   * Claims the job; when it is still leased to a run that stopped renewing (a worker that died
-   * and was redelivered before its lease ran out), waits for the lease to lapse and claims again.
-   */
-  private async claim(jobId: string): Promise<JobRow | undefined> {
-    const { db, clock, config } = this.deps;
-    for (let tries = 0; tries < 3; tries++) {
-      const claimed = await claimJob(db, jobId, clock(), config.leaseMs, config.maxAttempts);
-      if (claimed !== undefined) return claimed;
-      const job = await findJob(db, jobId);
-      if (job?.status !== 'running' || job.lease_until === null) return undefined;
-      const wait = new Date(job.lease_until).getTime() - clock().getTime();
-      if (wait > config.leaseMs) return undefined;
-      await sleep(Math.max(0, wait) + 50);
+  /** The job's target for the request log; null when its sealed parameters cannot be opened. */
+  private targetOfJob(job: JobRow): string | null {
+    try {
+      return targetOf(openStoredCall(this.deps.sealer, job.params).spec);
+    } catch {
+      return null;
     }
-    return undefined;
   }
 
   /**
@@ -190,7 +173,7 @@ export class JobRunner {
     const deadline = Date.parse(job.expires_at);
     for (let waitMs = 0; ; ) {
       try {
-        return await this.withinTimeout(this.execute(job, spec));
+        return await withinTimeout(this.execute(job, spec), this.deps.config.timeoutMs, 'the job');
       } catch (error) {
         const next = capacityWaitMs(error, waitMs);
         if (next === undefined || clock().getTime() + next > deadline) throw error;
@@ -213,21 +196,13 @@ export class JobRunner {
   }
 
   /** The run, or a timeout error once JOB_TIMEOUT_MS has passed (the run's own bounds end it later). */
-  private withinTimeout(run: Promise<Buffer>): Promise<Buffer> {
-    const { timeoutMs } = this.deps.config;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new WebcapError('timeout', `the job did not finish within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    });
-    // A run that fails after the timeout has nobody to tell.
-    run.catch(() => undefined);
-    return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
-  }
-
-  private async end(job: JobRow, from: EndFrom, end: JobEnd, durationMs: number): Promise<boolean> {
+  private async end(
+    job: JobRow,
+    from: EndFrom,
+    end: JobEnd,
+    durationMs: number,
+    target: string | null,
+  ): Promise<boolean> {
     const { db, clock, config, requestLog, logger } = this.deps;
     const now = clock();
     const { ended, billed } = await endJob(db, job.id, from, end, now, config.retentionMs);
@@ -243,6 +218,8 @@ export class JobRunner {
       duration_ms: Math.round(durationMs),
       billed: billed ? 1 : 0,
       created_at: now.toISOString(),
+      target_url: target,
+      error: end.status === 'failed' ? end.errorMessage : null,
     });
     if (end.status === 'completed' && !billed) {
       logger.warn({ job: job.id }, 'job completed but its unit was already settled; not billed');
@@ -257,6 +234,10 @@ export class JobRunner {
     if (webhookUrl === null) throw new Error('the job has no webhook URL');
     const result = job.result_key === null ? null : await this.deps.blobs.get(job.result_key);
     if (job.status === 'completed' && result === null) throw new Error('the job result is gone');
-    return { url: webhookUrl, body: jobRecordJson(job, result?.bytes ?? null) };
+    return {
+      url: webhookUrl,
+      body: jobRecordJson(job, result?.bytes ?? null),
+      headers: { 'webcap-job-id': job.id },
+    };
   }
 }

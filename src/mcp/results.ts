@@ -1,15 +1,17 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
+import type { CrawlAccepted, CrawlPageJson, CrawlRecord } from '../crawls/crawl-record.js';
 import type { ContentResult } from '../engines/content/params.js';
+import type { MapBody } from '../engines/map/params.js';
 import { errorResponse, WebcapError } from '../errors.js';
 import {
   ApiFailure,
   type CapturedFile,
-  type CrawlerPage,
   type JobRecord,
   type Submitted,
+  type WebsiteCrawlerPage,
 } from './backend.js';
-import { TEXT_CHARS } from './tools.js';
+import { CRAWL_STATUS_LIMITS, TEXT_CHARS } from './tools.js';
 
 /*
  * How tool results are shaped for an agent's context: every text within max_chars (at most
@@ -88,12 +90,15 @@ export function submittedResult(job: Submitted): CallToolResult {
   };
 }
 
-/** A downscaled JPEG of an image capture, or null (a PDF, or a preview over PREVIEW.maxBytes). */
+/** Formats without a still image to preview; a GIF's preview is its first frame. */
+const NOT_PREVIEWED = new Set(['pdf', 'mp4', 'webm']);
+
+/** A downscaled JPEG of an image capture, or null (a PDF, a video, or a preview over PREVIEW.maxBytes). */
 export async function preview(
   bytes: Buffer,
   format: string,
 ): Promise<{ data: Buffer; width: number; height: number } | null> {
-  if (format === 'pdf') return null;
+  if (NOT_PREVIEWED.has(format)) return null;
   const { width, height } = await sharp(bytes).metadata();
   if (width === undefined || height === undefined) return null;
   const scale = Math.min(1, PREVIEW.maxWidth / width);
@@ -109,18 +114,24 @@ export async function preview(
   return { data, width: info.width, height: info.height };
 }
 
+/** The links of the screenshot steps, one line each, in order. */
+function stepScreenshotLines(links: readonly string[]): string[] {
+  return links.map((link, index) => `actions screenshot ${index + 1}: ${link}`);
+}
+
 export async function captureResult(file: CapturedFile): Promise<CallToolResult> {
   const lines = [
     ...(file.screenshotUrl === null ? [] : [`screenshot_url: ${file.screenshotUrl}`]),
     ...(file.savedTo === null ? [] : [`saved to: ${file.savedTo}`]),
     `format: ${file.format}, ${file.width}x${file.height} px, ${file.size} bytes`,
+    ...stepScreenshotLines(file.stepScreenshots),
     ...file.warnings.map((warning) => `warning: ${warning}`),
   ];
   const shown = file.bytes === null ? null : await preview(file.bytes, file.format);
   if (shown !== null) {
     const cut = shown.height < Math.round(file.height * (shown.width / file.width)) - 1;
     lines.push(`preview: ${shown.width}x${shown.height} JPEG${cut ? ' (the top of the page)' : ''}`);
-  } else if (file.format !== 'pdf' && file.bytes !== null) {
+  } else if (!NOT_PREVIEWED.has(file.format) && file.bytes !== null) {
     lines.push('preview: none (too large); open screenshot_url');
   }
   return {
@@ -159,6 +170,7 @@ export function contentResult(
     ...(title === '' ? [] : [`# ${title}`]),
     `URL: ${result.url} (HTTP ${result.statusCode})`,
     ...(description === '' ? [] : [`> ${description}`]),
+    ...stepScreenshotLines(result.actions?.screenshots ?? []),
     ...result.warnings.map((warning) => `warning: ${warning}`),
     '',
     result.markdown ?? '',
@@ -167,12 +179,101 @@ export function contentResult(
   return { content: [text(paged(document, options, 'page'))] };
 }
 
-export function crawlerResult(page: CrawlerPage, paging: Paging): CallToolResult {
+export function websiteCrawlerResult(page: WebsiteCrawlerPage, paging: Paging): CallToolResult {
   const head = [
     `HTTP ${page.statusCode}${page.finalUrl === null ? '' : ` ${page.finalUrl}`}`,
     ...(page.contentType === null ? [] : [`content-type: ${page.contentType}`]),
   ].join('\n');
   return { content: [text(`${head}\n\n${paged(page.html, paging, 'page source')}`)] };
+}
+
+/** A map as text: how many URLs of how many, the warnings, then one URL a line, read in parts. */
+export function mapResult(body: MapBody, paging: Paging): CallToolResult {
+  const document = [
+    `${body.links.length} URLs${body.truncated ? ` of ${body.total} (limit)` : ''}`,
+    ...body.warnings.map((warning) => `warning: ${warning}`),
+    '',
+    ...body.links.map((link) => link.url),
+  ].join('\n');
+  return { content: [text(paged(document, paging, 'list'))] };
+}
+
+export function crawlStartedResult(accepted: CrawlAccepted): CallToolResult {
+  return {
+    content: [
+      text(
+        `Crawl ${accepted.crawl_id} is ${accepted.status}. Call crawl_status with crawl_id "${accepted.crawl_id}" (free) ` +
+          'to follow it and read its pages; each page fetched costs 1 credit.',
+      ),
+    ],
+  };
+}
+
+/** The crawl's own header line at most: a start URL can be long. */
+const HEAD_CHARS = 500;
+/** A page's Markdown in a crawl_status answer at most, before the answer's share applies. */
+const PAGE_CHARS = 4000;
+/** What the note on a shortened page and the separators take beside a page's lines. */
+const PAGE_OVERHEAD_CHARS = 100;
+
+const cut = (value: string, chars: number) =>
+  value.length <= chars ? value : `${value.slice(0, Math.max(0, chars - 1))}…`;
+
+/** A page's lines (title, URL, status; where it landed; its error), within `chars` together. */
+function pageHead(page: CrawlPageJson, index: number, chars: number): string {
+  const code = page.status_code === null ? '' : `, HTTP ${page.status_code}`;
+  const title = page.metadata?.title ? ` ${page.metadata.title}` : '';
+  const lines = [
+    `## ${index}.${title} ${page.url} (${page.status}${code}, depth ${page.depth})`,
+    ...(page.final_url === undefined ? [] : [`landed on ${page.final_url}`]),
+    ...(page.error === undefined ? [] : [`error: ${page.error}`]),
+  ];
+  return cut(lines.join('\n'), chars);
+}
+
+/**
+ * A crawl's counts and its listed pages within CRAWL_STATUS_LIMITS.chars whatever the pages hold:
+ * each page's lines within an equal share of half of it, each page's Markdown within an equal
+ * share of what is left (and at most PAGE_CHARS); then how to read on (the `cursor`) or that all
+ * is read.
+ */
+export function crawlStatusResult(crawl: CrawlRecord, readOn: { cursor?: string }): CallToolResult {
+  const c = crawl.counts;
+  const reason = crawl.stop_reason === null ? '' : ` (${crawl.stop_reason})`;
+  const head = [
+    cut(`crawl ${crawl.crawl_id}: ${crawl.status}${reason} from ${crawl.url}`, HEAD_CHARS),
+    `pages: ${c.discovered} discovered, ${c.completed} completed, ${c.failed} failed, ${c.skipped} skipped, ${c.running} running; ${c.credits_used} credits used`,
+  ].join('\n');
+  const live = crawl.status === 'queued' || crawl.status === 'running' || c.running > 0;
+  const foot =
+    crawl.cursor === null
+      ? live
+        ? 'No finished page past these yet: call crawl_status again in a few seconds.'
+        : 'All pages are read.'
+      : crawl.pages.length === 0
+        ? `No finished page past these yet: call crawl_status again in a few seconds with cursor "${crawl.cursor}".`
+        : `More: call crawl_status with cursor "${crawl.cursor}".`;
+  const from = readOn.cursor === undefined ? '' : ` after cursor "${readOn.cursor}"`;
+  const intro = `${crawl.pages.length} pages${from}:`;
+  const count = Math.max(1, crawl.pages.length);
+  const headChars = Math.floor(CRAWL_STATUS_LIMITS.chars / 2 / count) - PAGE_OVERHEAD_CHARS;
+  const heads = crawl.pages.map((page, i) => pageHead(page, i + 1, headChars));
+  const fixed =
+    head.length +
+    intro.length +
+    foot.length +
+    heads.reduce((sum, line) => sum + line.length + PAGE_OVERHEAD_CHARS, 0);
+  const share = Math.max(0, Math.min(PAGE_CHARS, Math.floor((CRAWL_STATUS_LIMITS.chars - fixed) / count)));
+  const pages = crawl.pages.map((page, i) => {
+    const markdown = page.markdown ?? '';
+    const body =
+      markdown.length <= share
+        ? markdown
+        : `${markdown.slice(0, share)}\n[… ${markdown.length - share} more characters: the content tool reads the whole page]`;
+    return body === '' ? (heads[i] as string) : `${heads[i]}\n${body}`;
+  });
+  const listed = crawl.pages.length === 0 ? [] : [intro, ...pages];
+  return { content: [text([head, ...listed, foot].join('\n\n'))] };
 }
 
 function record(value: unknown): Record<string, unknown> | null {
@@ -183,7 +284,7 @@ function record(value: unknown): Record<string, unknown> | null {
 
 /**
  * A job's state, or its result shaped as its tool shapes it: a content job's Markdown, a
- * crawler job's page source, a capture's link; any other result as JSON. Every part is paged.
+ * website crawler job's page source, a capture's link, a map's URLs; any other result as JSON. Every part is paged.
  */
 export function jobResult(job: JobRecord, paging: Paging): CallToolResult {
   const head = `job ${job.job_id}: ${job.status}`;
@@ -197,10 +298,15 @@ export function jobResult(job: JobRecord, paging: Paging): CallToolResult {
   const data = record(result?.data);
   if (typeof result?.screenshot_url === 'string') {
     const { screenshot_url, format, width, height, size } = result;
+    const steps = record(result.actions)?.screenshots;
+    const links = Array.isArray(steps) ? steps.filter((link) => typeof link === 'string') : [];
     return {
       content: [
         text(
-          `${head}\nscreenshot_url: ${screenshot_url}\nformat: ${format}, ${width}x${height} px, ${size} bytes`,
+          [
+            `${head}\nscreenshot_url: ${screenshot_url}\nformat: ${format}, ${width}x${height} px, ${size} bytes`,
+            ...stepScreenshotLines(links),
+          ].join('\n'),
         ),
       ],
     };
@@ -210,13 +316,16 @@ export function jobResult(job: JobRecord, paging: Paging): CallToolResult {
     return { content: [text(head), ...shaped.content] };
   }
   if (data !== null && typeof data.html === 'string' && typeof data.statusCode === 'number') {
-    const page: CrawlerPage = {
+    const page: WebsiteCrawlerPage = {
       statusCode: data.statusCode,
       finalUrl: typeof data.finalUrl === 'string' ? data.finalUrl : null,
       contentType: typeof data.contentType === 'string' ? data.contentType : null,
       html: data.html,
     };
-    return { content: [text(head), ...crawlerResult(page, paging).content] };
+    return { content: [text(head), ...websiteCrawlerResult(page, paging).content] };
+  }
+  if (result !== null && Array.isArray(result.links) && typeof result.total === 'number') {
+    return { content: [text(head), ...mapResult(result as unknown as MapBody, paging).content] };
   }
   return { content: [text(head), text(jsonText(job.result, paging))] };
 }

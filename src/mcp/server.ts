@@ -9,23 +9,31 @@ import type { Backend } from './backend.js';
 import {
   captureResult,
   contentResult,
-  crawlerResult,
+  crawlStartedResult,
+  crawlStatusResult,
   errorResult,
   jobResult,
   jsonText,
+  mapResult,
   refusal,
   submittedResult,
+  websiteCrawlerResult,
 } from './results.js';
 import {
   AnalyzeTool,
   CaptureTool,
   ContentTool,
-  CrawlerTool,
+  CRAWL_STATUS_LIMITS,
+  CrawlStartTool,
+  CrawlStatusTool,
+  ExtractTool,
   JobStatusTool,
+  MapTool,
   TOOLS,
   type ToolName,
   toolArgs,
   UsageTool,
+  WebsiteCrawlerTool,
 } from './tools.js';
 
 /** The tools/list answer: computed once, it is the same for every caller. */
@@ -55,10 +63,28 @@ async function callTool(backend: Backend, name: ToolName, raw: unknown): Promise
         ? submittedResult(done)
         : { content: [{ type: 'text', text: jsonText(done.value) }] };
     }
-    case 'crawl': {
-      const args = toolArgs(CrawlerTool, raw);
-      const done = await backend.crawler(args);
-      return done.kind === 'job' ? submittedResult(done) : crawlerResult(done.value, args);
+    case 'extract': {
+      const done = await backend.extract(toolArgs(ExtractTool, raw));
+      return done.kind === 'job'
+        ? submittedResult(done)
+        : { content: [{ type: 'text', text: jsonText(done.value) }] };
+    }
+    case 'website_crawler': {
+      const args = toolArgs(WebsiteCrawlerTool, raw);
+      const done = await backend.websiteCrawler(args);
+      return done.kind === 'job' ? submittedResult(done) : websiteCrawlerResult(done.value, args);
+    }
+    case 'crawl_start':
+      return crawlStartedResult(await backend.crawlStart(toolArgs(CrawlStartTool, raw)));
+    case 'crawl_status': {
+      const args = toolArgs(CrawlStatusTool, raw);
+      const limit = args.limit ?? CRAWL_STATUS_LIMITS.defaultPages;
+      return crawlStatusResult(await backend.crawlStatus({ ...args, limit }), args);
+    }
+    case 'map': {
+      const args = toolArgs(MapTool, raw);
+      const done = await backend.map(args);
+      return done.kind === 'job' ? submittedResult(done) : mapResult(done.value, args);
     }
     case 'usage':
       toolArgs(UsageTool, raw);

@@ -27,7 +27,7 @@ describe('MCP tools: request shaping', () => {
 
   it('capture, content and analyze take the same shaping', () => {
     const capture = captureRequest(apiParams.capture(toolArgs(CaptureTool, raw)), 'v1', '');
-    const content = contentRequest(apiParams.content(toolArgs(ContentTool, raw)), 'v1');
+    const content = contentRequest(apiParams.content(toolArgs(ContentTool, raw)), 'v1', '');
     const analyze = analyzeRequest(apiParams.analyze(toolArgs(AnalyzeTool, raw)));
     for (const params of [capture.params, content.params, analyze.params]) {
       expect(params.shaping).toMatchObject(expected);
@@ -36,6 +36,6 @@ describe('MCP tools: request shaping', () => {
 
   it('a refused header is the API’s 400 naming it', () => {
     const args = toolArgs(ContentTool, { url: raw.url, headers: { Host: 'x' } });
-    expect(() => contentRequest(apiParams.content(args), 'v1')).toThrow(/headers header "Host"/);
+    expect(() => contentRequest(apiParams.content(args), 'v1', '')).toThrow(/headers header "Host"/);
   });
 });

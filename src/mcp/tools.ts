@@ -4,6 +4,9 @@ import { CUSTOM_LIMITS } from '../engines/analyze/params.js';
 import { invalidParam } from '../errors.js';
 import { analyzeFields } from '../requests/analyze.js';
 import { captureFields } from '../requests/capture.js';
+import { crawlFields } from '../requests/crawl.js';
+import { PROMPT_MAX_CHARS } from '../requests/extraction.js';
+import { mapFields } from '../requests/map.js';
 import { pageFields } from '../requests/page.js';
 import { pageSourceFields } from '../requests/page-source.js';
 import { pdfFields } from '../requests/pdf.js';
@@ -76,13 +79,13 @@ const source = {
 };
 /*
  * Acting on the page before it is read: the steps as JSON text, described in a line rather than
- * by their schema (eight step types, three tools: a fifth of tools/list).
+ * by their schema (nine step types, three tools: a fifth of tools/list).
  */
 const actions = Type.Optional(
   Type.String({
     maxLength: 100_000,
     description:
-      'JSON list of steps run after load, e.g. [{"type":"click","selector":"#more"},{"type":"wait","milliseconds":500}]; types: wait, wait_for_selector, click, hover, type (selector, text), press (key), scroll (direction, amount), evaluate (script)',
+      'JSON list of steps run after load, e.g. [{"type":"click","selector":"#more"},{"type":"wait","milliseconds":500}]; types: wait, wait_for_selector, click, hover, type (selector, text), press (key), scroll (direction, amount), evaluate (script), screenshot (full_page; capture and content: its link is in the answer)',
   }),
 );
 
@@ -98,7 +101,9 @@ const page = {
 export const CaptureTool = Type.Object(
   {
     ...page,
-    format: Type.Optional(Type.Enum(['png', 'jpeg', 'webp', 'avif', 'pdf'])),
+    format: Type.Optional(Type.Enum(['png', 'jpeg', 'webp', 'avif', 'pdf', 'mp4', 'webm', 'gif'])),
+    scenario: optional(captureFields.scenario),
+    duration: optional(captureFields.duration),
     full_page: Bool(),
     device: optional(captureFields.device),
     viewport_width: optional(captureFields.viewport_width),
@@ -122,6 +127,7 @@ export const ContentTool = Type.Object(
   {
     ...page,
     ...paging,
+    whole_page: Bool('default false (main content); true: menus and all'),
     include_links: Bool(),
     cache: Bool('default true: pages read with offset come from one copy'),
     async,
@@ -131,8 +137,7 @@ export const ContentTool = Type.Object(
 
 export const AnalyzeTool = Type.Object(
   {
-    ...source,
-    ...shapingArgs,
+    ...page,
     custom_response: Type.Optional(
       Type.Record(Type.String({ maxLength: CUSTOM_LIMITS.nameChars }), Type.String(), {
         maxProperties: CUSTOM_LIMITS.fields,
@@ -140,19 +145,99 @@ export const AnalyzeTool = Type.Object(
       }),
     ),
     custom_prompt: optional(analyzeFields.custom_prompt),
-    actions,
     cache: Bool(),
     async,
   },
   { additionalProperties: false },
 );
 
-export const CrawlerTool = Type.Object(
+/**
+ * A JSON Schema or selector rules as the route takes them, each shape told in one line (the
+ * route's checks, requests/extraction.ts, run on them as on the route).
+ */
+export const ExtractTool = Type.Object(
+  {
+    url: field(pageSourceFields.url, 'http(s) URL'),
+    schema: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'JSON Schema of the answer (or extract_rules)',
+      }),
+    ),
+    prompt: Type.Optional(
+      Type.String({ maxLength: PROMPT_MAX_CHARS, description: 'with schema: what to look for' }),
+    ),
+    extract_rules: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'field → CSS selector or {selector, type: text|html|attribute|list|object, attribute, output: rules}',
+      }),
+    ),
+    async,
+  },
+  { additionalProperties: false },
+);
+
+export const WebsiteCrawlerTool = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 8192, description: 'http(s) URL' }),
     allow_redirects: Bool('default true'),
     ...paging,
     async,
+  },
+  { additionalProperties: false },
+);
+
+/** URLs a map tool call returns at most: an agent reads them all, so fewer than the route allows. */
+export const MAP_TOOL_MAX_LINKS = 5000;
+
+export const MapTool = Type.Object(
+  {
+    url: field(mapFields.url),
+    search: optional(mapFields.search, 'words a URL must contain one of'),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAP_TOOL_MAX_LINKS })),
+    include_subdomains: Bool(),
+    sitemap: optional(mapFields.sitemap),
+    ...paging,
+    async,
+  },
+  { additionalProperties: false },
+);
+
+/** Pages a crawl_status answer lists at most, and the characters of the whole answer. */
+export const CRAWL_STATUS_LIMITS = { pages: 20, defaultPages: 10, chars: TEXT_CHARS.default } as const;
+
+/**
+ * A whole-site crawl: the crawl's own fields, the page options left at REST's defaults, and no
+ * `formats` (crawl_status shows each page's title and Markdown, the defaults).
+ */
+export const CrawlStartTool = Type.Object(
+  {
+    url: field(crawlFields.url, 'start page'),
+    limit: optional(crawlFields.limit, 'pages, default 100'),
+    max_depth: optional(crawlFields.max_depth, 'default 10'),
+    include_paths: optional(crawlFields.include_paths, 'e.g. /blog/*'),
+    exclude_paths: optional(crawlFields.exclude_paths),
+    allow_subdomains: Bool(),
+    allow_external: Bool(),
+    sitemap: optional(crawlFields.sitemap),
+    ignore_query_params: Bool(),
+  },
+  { additionalProperties: false },
+);
+
+export const CrawlStatusTool = Type.Object(
+  {
+    crawl_id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+    cursor: Type.Optional(
+      Type.String({ maxLength: 12, pattern: '^(-1|[0-9]{1,11})$', description: 'from the last answer' }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: CRAWL_STATUS_LIMITS.pages,
+        description: `pages, default ${CRAWL_STATUS_LIMITS.defaultPages}`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -170,14 +255,18 @@ export const JobStatusTool = Type.Object(
 export type CaptureArgs = Static<typeof CaptureTool>;
 export type ContentArgs = Static<typeof ContentTool>;
 export type AnalyzeArgs = Static<typeof AnalyzeTool>;
-export type CrawlerArgs = Static<typeof CrawlerTool>;
+export type ExtractArgs = Static<typeof ExtractTool>;
+export type WebsiteCrawlerArgs = Static<typeof WebsiteCrawlerTool>;
+export type CrawlStartArgs = Static<typeof CrawlStartTool>;
+export type CrawlStatusArgs = Static<typeof CrawlStatusTool>;
+export type MapArgs = Static<typeof MapTool>;
 
 /** The tools, in the order tools/list gives them; the descriptions are what an agent reads to choose. */
 export const TOOLS = [
   {
     name: 'capture',
     description:
-      'Screenshot or PDF of a web page. Returns screenshot_url and a downscaled preview image. 1 credit.',
+      'Screenshot, PDF or recording (mp4, webm, gif) of a web page. Returns screenshot_url and a downscaled preview image. 1 credit.',
     inputSchema: CaptureTool,
   },
   {
@@ -193,9 +282,30 @@ export const TOOLS = [
     inputSchema: AnalyzeTool,
   },
   {
-    name: 'crawl',
-    description: "A page's raw HTML as served (no browser), with its status and headers. 1 credit.",
-    inputSchema: CrawlerTool,
+    name: 'extract',
+    description: 'Page data as JSON by a JSON Schema or CSS selector rules. 1 credit.',
+    inputSchema: ExtractTool,
+  },
+  {
+    name: 'website_crawler',
+    description: "One page's raw HTML as served (no browser), with its status and headers. 1 credit.",
+    inputSchema: WebsiteCrawlerTool,
+  },
+  {
+    name: 'crawl_start',
+    description:
+      'Starts crawling a whole site in the background; answers crawl_id. 1 credit per page fetched.',
+    inputSchema: CrawlStartTool,
+  },
+  {
+    name: 'crawl_status',
+    description: "A crawl's progress and its pages' Markdown (shortened), with a cursor to read on. Free.",
+    inputSchema: CrawlStatusTool,
+  },
+  {
+    name: 'map',
+    description: "A site's URLs, from its sitemaps and start page (no browser). 1 credit.",
+    inputSchema: MapTool,
   },
   {
     name: 'usage',

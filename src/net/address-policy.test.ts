@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NetworkPolicy, parseAllowList } from './address-policy.js';
+import { errorResponse } from '../errors.js';
+import { blockedError, NetworkPolicy, parseAllowList } from './address-policy.js';
 
 // The default policy, with no allow list: what every address gets unless the operator lists it.
 const defaultPolicy = new NetworkPolicy();
@@ -170,7 +171,11 @@ describe('NetworkPolicy with an allow list', () => {
 
   it('lets through a listed private address, on the listed port only', () => {
     expect(policy.check('127.0.0.1', 8081)).toEqual({ allowed: true });
-    expect(policy.check('127.0.0.1', 8082)).toEqual({ allowed: false, reason: 'a loopback address' });
+    expect(policy.check('127.0.0.1', 8082)).toEqual({
+      allowed: false,
+      reason: 'a loopback address',
+      allow: { entry: '127.0.0.1/32:8082', port: 8082, otherPortsListed: true },
+    });
     expect(policy.check('127.0.0.2', 8081).allowed).toBe(false);
     expect(policy.check('10.20.30.40', 1).allowed).toBe(true);
     expect(policy.check('::1', 8080).allowed).toBe(true);
@@ -196,6 +201,79 @@ describe('NetworkPolicy with an allow list', () => {
     expect(new NetworkPolicy().check('nonsense', 80)).toEqual({
       allowed: false,
       reason: 'not an IP address',
+      allow: null,
     });
+  });
+
+  it('names the entry that would allow a refused address, in the spelling the list takes', () => {
+    const allowOf = (address: string, port: number) => {
+      const verdict = policy.check(address, port);
+      return verdict.allowed ? 'allowed' : verdict.allow;
+    };
+    expect(allowOf('10.0.0.1', 80)).toBe('allowed');
+    expect(allowOf('172.16.0.1', 80)).toEqual({
+      entry: '172.16.0.1/32:80',
+      port: 80,
+      otherPortsListed: false,
+    });
+    expect(allowOf('::1', 9090)).toEqual({ entry: '[::1]/128:9090', port: 9090, otherPortsListed: true });
+    expect(allowOf('fe80::1%eth0', 80)).toEqual({
+      entry: '[fe80::1]/128:80',
+      port: 80,
+      otherPortsListed: false,
+    });
+    expect(allowOf('FD00:0:0:0:0:0:0:A', 80)).toMatchObject({ entry: '[fd00::a]/128:80' });
+    // A mapped address is listed (and so named) as the IPv4 host it is.
+    expect(allowOf('::ffff:127.0.0.1', 9090)).toMatchObject({
+      entry: '127.0.0.1/32:9090',
+      otherPortsListed: true,
+    });
+    expect(allowOf('::ffff:192.168.9.9', 80)).toMatchObject({
+      entry: '192.168.9.9/32:80',
+      otherPortsListed: true,
+    });
+    // Each entry it names parses, and lets that address and port through.
+    for (const [address, port] of [
+      ['172.16.0.1', 80],
+      ['fe80::1', 80],
+      ['::ffff:127.0.0.1', 9090],
+    ] as const) {
+      const verdict = policy.check(address, port);
+      const entry = verdict.allowed ? '' : (verdict.allow?.entry ?? '');
+      expect(new NetworkPolicy(parseAllowList(entry)).check(address, port)).toEqual({ allowed: true });
+    }
+  });
+});
+
+describe('blockedError', () => {
+  const policy = new NetworkPolicy(parseAllowList('127.0.0.1/32:8080'));
+  const detailOf = (address: string, port: number, host: string, via: 'literal' | 'dns') => {
+    const verdict = policy.check(address, port);
+    if (verdict.allowed) throw new Error(`${address}:${port} was allowed`);
+    return errorResponse(blockedError(host, verdict, via)).body.error;
+  };
+
+  it('names WEBCAP_ALLOW_PRIVATE and the entry for an IP literal', () => {
+    expect(detailOf('10.1.2.3', 8080, '10.1.2.3', 'literal')).toBe(
+      'Bad Request: blocked by the network policy: 10.1.2.3 is a private address (RFC 1918); allow it with WEBCAP_ALLOW_PRIVATE=10.1.2.3/32:8080',
+    );
+  });
+
+  it('says the port is what is missing when the address is listed on another port', () => {
+    expect(detailOf('127.0.0.1', 9090, '127.0.0.1', 'literal')).toBe(
+      'Bad Request: blocked by the network policy: 127.0.0.1 is allowed by WEBCAP_ALLOW_PRIVATE but not on port 9090; add 127.0.0.1/32:9090',
+    );
+  });
+
+  it('never names the address a host name resolved to', () => {
+    const refused = detailOf('10.1.2.3', 8080, 'intranet.example', 'dns');
+    expect(refused).toBe(
+      'Bad Request: blocked by the network policy: intranet.example resolves to a private address (RFC 1918); allow that address on port 8080 with WEBCAP_ALLOW_PRIVATE',
+    );
+    const otherPort = detailOf('127.0.0.1', 9090, 'rebind.example', 'dns');
+    expect(otherPort).toBe(
+      'Bad Request: blocked by the network policy: rebind.example resolves to an address allowed by WEBCAP_ALLOW_PRIVATE but not on port 9090; add that address with :9090',
+    );
+    expect(`${refused} ${otherPort}`).not.toMatch(/10\.1\.2\.3|127\.0\.0\.1/);
   });
 });

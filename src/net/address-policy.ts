@@ -10,7 +10,16 @@ import { WebcapError } from '../errors.js';
 /** The outcome of a check; a refusal says why in words safe to show the caller. */
 export type AddressVerdict =
   | { readonly allowed: true }
-  | { readonly allowed: false; readonly reason: string };
+  | { readonly allowed: false; readonly reason: string; readonly allow: AllowHint | null };
+
+/** How the operator could let a refused address through: the WEBCAP_ALLOW_PRIVATE entry that would. */
+export interface AllowHint {
+  /** The entry for this one address and port, as WEBCAP_ALLOW_PRIVATE spells it (`127.0.0.1/32:8080`). */
+  readonly entry: string;
+  readonly port: number;
+  /** The allow list has the address, on other ports only: the port is what is missing. */
+  readonly otherPortsListed: boolean;
+}
 
 interface Ip {
   readonly family: 4 | 6;
@@ -29,7 +38,7 @@ export interface AllowRule {
 }
 
 const ALLOWED: AddressVerdict = { allowed: true };
-const refused = (reason: string): AddressVerdict => ({ allowed: false, reason });
+const refused = (reason: string): AddressVerdict => ({ allowed: false, reason, allow: null });
 
 function width(family: 4 | 6): number {
   return family === 4 ? 32 : 128;
@@ -66,6 +75,18 @@ function parseIp(text: string): Ip | null {
   if (v4 !== null) return { family: 4, bits: v4 };
   const v6 = parseV6(text);
   return v6 === null ? null : { family: 6, bits: v6 };
+}
+
+/** An address as an allow-list entry spells it: dotted IPv4, or canonical IPv6 in brackets. */
+function entryAddress(ip: Ip): string {
+  if (ip.family === 4) {
+    return [24n, 16n, 8n, 0n].map((shift) => String((ip.bits >> shift) & 0xffn)).join('.');
+  }
+  const groups = [112n, 96n, 80n, 64n, 48n, 32n, 16n, 0n].map((shift) =>
+    ((ip.bits >> shift) & 0xffffn).toString(16),
+  );
+  // WHATWG URL serializes IPv6 canonically (RFC 5952: the longest run of zeros as ::, lower case).
+  return new URL(`http://[${groups.join(':')}]/`).hostname;
 }
 
 function parseCidr(text: string): Cidr {
@@ -222,14 +243,43 @@ export class NetworkPolicy {
     const host = unwrapMapped(ip);
     const verdict = classifyIp(host);
     if (verdict.allowed) return verdict;
-    const listed = this.allowList.some(
-      (rule) => contains(rule.cidr, host) && (rule.port === null || rule.port === port),
-    );
-    return listed ? ALLOWED : verdict;
+    const rules = this.allowList.filter((rule) => contains(rule.cidr, host));
+    if (rules.some((rule) => rule.port === null || rule.port === port)) return ALLOWED;
+    const allow: AllowHint = {
+      entry: `${entryAddress(host)}/${width(host.family)}:${port}`,
+      port,
+      otherPortsListed: rules.length > 0,
+    };
+    return { ...verdict, allow };
   }
 }
 
-/** The 'blocked' error (400) for a refused destination: the host as the caller wrote it, and why. */
-export function blockedError(host: string, reason: string, via: 'literal' | 'dns'): WebcapError {
-  return new WebcapError('blocked', `${host} ${via === 'dns' ? 'resolves to' : 'is'} ${reason}`);
+/**
+ * The 'blocked' error (400) for a refused destination: the host as the caller wrote it, why, and
+ * the WEBCAP_ALLOW_PRIVATE entry that would let it through (or that the port is what is missing).
+ * A host name's resolved address is never named: the caller did not give it, and a name that
+ * resolves to an internal address (rebinding) must not turn into a map of the operator's network.
+ */
+export function blockedError(
+  host: string,
+  verdict: Extract<AddressVerdict, { allowed: false }>,
+  via: 'literal' | 'dns',
+): WebcapError {
+  const { reason, allow } = verdict;
+  const subject = via === 'dns' ? `${host} resolves to` : `${host} is`;
+  if (allow === null) return new WebcapError('blocked', `${subject} ${reason}`);
+  if (via === 'literal') {
+    return new WebcapError(
+      'blocked',
+      allow.otherPortsListed
+        ? `${host} is allowed by WEBCAP_ALLOW_PRIVATE but not on port ${allow.port}; add ${allow.entry}`
+        : `${subject} ${reason}; allow it with WEBCAP_ALLOW_PRIVATE=${allow.entry}`,
+    );
+  }
+  return new WebcapError(
+    'blocked',
+    allow.otherPortsListed
+      ? `${subject} an address allowed by WEBCAP_ALLOW_PRIVATE but not on port ${allow.port}; add that address with :${allow.port}`
+      : `${subject} ${reason}; allow that address on port ${allow.port} with WEBCAP_ALLOW_PRIVATE`,
+  );
 }

@@ -333,7 +333,7 @@ export class EgressProxy {
     // refused on every route, so a URL's verdict never depends on the proxy it went through.
     if (isIP(host) !== 0) {
       const verdict = this.guard.policy.check(host, port);
-      if (!verdict.allowed) throw blockedError(host, verdict.reason, 'literal');
+      if (!verdict.allowed) throw blockedError(host, verdict, 'literal');
     }
     if (forward && upstream.protocol !== 'socks5:') {
       const socket = await connectToUpstream(upstream, this.guard, timeoutMs);

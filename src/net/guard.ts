@@ -72,17 +72,30 @@ export class NetworkGuard {
 
   /**
    * Checks a caller's URL before any work or billing: http(s) only (else 400 naming `param`), and
-   * its host, resolved once, must pass the policy ('blocked', or 'target_unreachable' when it does
-   * not resolve). The proxy and the fetcher check again on every connection and redirect.
+   * its host, resolved once, must pass the policy ('blocked'). A page URL (`url`, `query`) whose
+   * host does not resolve is 'target_unreachable'; any other URL's is a 'bad_request' naming
+   * `param`. The proxy and the fetcher check again on every connection and redirect.
    */
   async checkTarget(raw: string, param: string): Promise<void> {
     try {
       const target = parseTargetUrl(raw, this.policy, param);
       if (!target.ipLiteral) await resolvePinned(target.host, target.port, this.policy, this.resolver);
     } catch (error) {
-      // The page's URL is the call's subject; any other URL a caller gives is named in its refusal.
-      if (error instanceof WebcapError && error.code === 'blocked' && param !== 'url' && param !== 'query') {
+      // The page's URL is the call's subject; any other URL a caller gives (a webhook, a storage
+      // endpoint) is named in its refusal, and its host not resolving is that parameter's fault,
+      // not a page that "could not be loaded".
+      if (!(error instanceof WebcapError) || param === 'url' || param === 'query') throw error;
+      if (error.code === 'blocked') {
         throw new WebcapError('blocked', `${param} ${error.detail}`, { cause: error });
+      }
+      if (error.code === 'target_unreachable') {
+        throw new WebcapError(
+          'bad_request',
+          `${param} names a host that could not be resolved (${error.detail})`,
+          {
+            cause: error,
+          },
+        );
       }
       throw error;
     }

@@ -58,15 +58,19 @@ describe('resolvePinned', () => {
 
   it('refuses a public-looking name that resolves to a private address, without naming the address', async () => {
     const error = await failure(resolvePinned('rebind.example', 80, policy, resolver));
-    expect(error).toMatchObject({ code: 'blocked', detail: 'rebind.example resolves to a loopback address' });
+    expect(error).toMatchObject({
+      code: 'blocked',
+      detail:
+        'rebind.example resolves to an address allowed by WEBCAP_ALLOW_PRIVATE but not on port 80; add that address with :80',
+    });
   });
 
   it('refuses a name with one public and one private record', async () => {
     expect((await failure(resolvePinned('mixed.example', 80, policy, resolver))).detail).toBe(
-      'mixed.example resolves to a private address (RFC 1918)',
+      'mixed.example resolves to a private address (RFC 1918); allow that address on port 80 with WEBCAP_ALLOW_PRIVATE',
     );
     expect((await failure(resolvePinned('mixed6.example', 80, policy, resolver))).detail).toBe(
-      'mixed6.example resolves to a unique local address',
+      'mixed6.example resolves to a unique local address; allow that address on port 80 with WEBCAP_ALLOW_PRIVATE',
     );
     expect((await failure(resolvePinned('mapped.example', 80, policy, resolver))).code).toBe('blocked');
   });
@@ -75,14 +79,16 @@ describe('resolvePinned', () => {
     expect(await resolvePinned('fixture.example', 8081, policy, resolver)).toEqual([
       { address: '127.0.0.1', family: 4 },
     ]);
-    expect((await failure(resolvePinned('fixture.example', 8082, policy, resolver))).code).toBe('blocked');
+    expect((await failure(resolvePinned('fixture.example', 8082, policy, resolver))).detail).toBe(
+      'fixture.example resolves to an address allowed by WEBCAP_ALLOW_PRIVATE but not on port 8082; add that address with :8082',
+    );
   });
 
   it('checks an IP literal without asking the resolver', async () => {
     resolver.calls.length = 0;
     expect(await resolvePinned('8.8.8.8', 53, policy, resolver)).toEqual([{ address: '8.8.8.8', family: 4 }]);
     expect((await failure(resolvePinned('::1', 80, policy, resolver))).detail).toBe(
-      '::1 is a loopback address',
+      '::1 is a loopback address; allow it with WEBCAP_ALLOW_PRIVATE=[::1]/128:80',
     );
     expect(resolver.calls).toEqual([]);
   });
@@ -99,8 +105,9 @@ describe('resolvePinned', () => {
   });
 
   it('refuses localhost through the system resolver', async () => {
-    expect((await failure(resolvePinned('localhost', 80, policy, systemResolver))).detail).toBe(
-      'localhost resolves to a loopback address',
+    const noList = new NetworkPolicy();
+    expect((await failure(resolvePinned('localhost', 80, noList, systemResolver))).detail).toBe(
+      'localhost resolves to a loopback address; allow that address on port 80 with WEBCAP_ALLOW_PRIVATE',
     );
   });
 });

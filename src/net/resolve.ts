@@ -33,7 +33,7 @@ export async function resolvePinned(
   const family = isIP(host);
   if (family !== 0) {
     const verdict = policy.check(host, port);
-    if (!verdict.allowed) throw blockedError(host, verdict.reason, 'literal');
+    if (!verdict.allowed) throw blockedError(host, verdict, 'literal');
     return [{ address: host, family: family === 6 ? 6 : 4 }];
   }
   let addresses: readonly ResolvedAddress[];
@@ -45,7 +45,7 @@ export async function resolvePinned(
   if (addresses.length === 0) throw new WebcapError('target_unreachable', 'host has no address');
   for (const { address } of addresses) {
     const verdict = policy.check(address, port);
-    if (!verdict.allowed) throw blockedError(host, verdict.reason, 'dns');
+    if (!verdict.allowed) throw blockedError(host, verdict, 'dns');
   }
   return addresses;
 }

@@ -109,7 +109,7 @@ describe('parseTargetUrl', () => {
   ])('%s is the IP literal %s, refused at once', (raw, host) => {
     const error = failure(() => parseTargetUrl(raw, policy));
     expect(error.code).toBe('blocked');
-    expect(error.detail).toMatch(new RegExp(`^${host.replaceAll('.', '\\.')} is an? `));
+    expect(error.detail).toMatch(new RegExp(`^${host.replaceAll('.', '\\.')} is `));
   });
 
   it('lets the allow-listed address and port through, whatever the spelling', () => {
@@ -117,7 +117,7 @@ describe('parseTargetUrl', () => {
     expect(parseTargetUrl('http://[::ffff:7f00:1]:8081/', policy).host).toBe('::ffff:7f00:1');
     expect(parseTargetUrl('http://127.0.0.1.:8081/', policy).host).toBe('127.0.0.1');
     expect(failure(() => parseTargetUrl('http://127.0.0.1:8082/', policy)).detail).toBe(
-      '127.0.0.1 is a loopback address',
+      '127.0.0.1 is allowed by WEBCAP_ALLOW_PRIVATE but not on port 8082; add 127.0.0.1/32:8082',
     );
   });
 });
@@ -138,7 +138,7 @@ describe('redirectTarget', () => {
     expect(failure(() => redirectTarget('gopher://x/', current, policy)).code).toBe('blocked');
     expect(failure(() => redirectTarget('http://0x7f.1:8082/', current, policy))).toMatchObject({
       code: 'blocked',
-      detail: '127.0.0.1 is a loopback address',
+      detail: '127.0.0.1 is allowed by WEBCAP_ALLOW_PRIVATE but not on port 8082; add 127.0.0.1/32:8082',
     });
   });
 

@@ -24,7 +24,7 @@ function target(url: URL, policy: NetworkPolicy): TargetUrl {
   const ipLiteral = isIP(host) !== 0;
   if (ipLiteral) {
     const verdict = policy.check(host, port);
-    if (!verdict.allowed) throw blockedError(host, verdict.reason, 'literal');
+    if (!verdict.allowed) throw blockedError(host, verdict, 'literal');
   }
   return { url, host, port, ipLiteral };
 }

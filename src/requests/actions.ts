@@ -41,13 +41,18 @@ const STEP_SCHEMAS = {
     { additionalProperties: false },
   ),
   evaluate: Type.Object({ type: Type.Literal('evaluate'), script: Script }, { additionalProperties: false }),
+  screenshot: Type.Object(
+    { type: Type.Literal('screenshot'), full_page: Type.Optional(Type.Boolean()) },
+    { additionalProperties: false },
+  ),
 } satisfies Record<string, TSchema>;
 
 type StepType = keyof typeof STEP_SCHEMAS;
 
-/** The most steps one call may take, and the most its `wait` steps may add up to. */
+/** The most steps one call may take, the most its `wait` steps may add up to, and the most screenshots it may take. */
 const MAX_STEPS = 50;
 const MAX_TOTAL_WAIT_MS = 30_000;
+export const MAX_SCREENSHOT_STEPS = 10;
 
 const Steps = Type.Array(Type.Union(Object.values(STEP_SCHEMAS)), { maxItems: MAX_STEPS });
 
@@ -57,7 +62,7 @@ export const actionFields = {
     jsonText(
       Steps,
       100_000,
-      `at most ${MAX_STEPS} steps run in order after the page loads (docs/capture.md)`,
+      `at most ${MAX_STEPS} steps run in order after the page loads, at most ${MAX_SCREENSHOT_STEPS} of them screenshots (docs/capture.md)`,
     ),
   ),
   scripts: Type.Optional(
@@ -116,6 +121,8 @@ function step(index: number, raw: Static<typeof StepList>[number]): PageAction {
         return { type: 'scroll_into_view', selector: checked.selector };
       }
       return { type: 'scroll', direction: checked.direction ?? 'down', amount: checked.amount ?? null };
+    case 'screenshot':
+      return { type: 'screenshot', fullPage: checked.full_page ?? false };
     default:
       return checked;
   }
@@ -123,8 +130,8 @@ function step(index: number, raw: Static<typeof StepList>[number]): PageAction {
 
 /**
  * The steps to run on the loaded page, in order: `scripts`, then `click`, `hover` and
- * `scroll_into_view`, then `actions`; null when there are none. Malformed steps, an unknown type and waits adding up to
- * more than the bound are 400s naming the step.
+ * `scroll_into_view`, then `actions`; null when there are none. Malformed steps, an unknown type,
+ * waits adding up to more than the bound and more screenshots than the bound are 400s naming the step or `actions`.
  */
 export function actionsOf(input: ActionInput): PageActions | null {
   const steps: NamedAction[] = [];
@@ -154,6 +161,7 @@ export function actionsOf(input: ActionInput): PageActions | null {
   }
   const listed = parseJsonText('actions', input.actions, StepList) ?? [];
   let waited = 0;
+  let shots = 0;
   listed.forEach((raw, index) => {
     const action = step(index, raw);
     if (action.type === 'wait') {
@@ -162,8 +170,23 @@ export function actionsOf(input: ActionInput): PageActions | null {
         throw invalidParam('actions', `waits more than ${MAX_TOTAL_WAIT_MS} ms in all`);
       }
     }
+    if (action.type === 'screenshot') {
+      shots += 1;
+      if (shots > MAX_SCREENSHOT_STEPS) {
+        throw invalidParam('actions', `takes more than ${MAX_SCREENSHOT_STEPS} screenshots`);
+      }
+    }
     steps.push({ name: `actions[${index}]`, action, scriptFailure: 'fail' });
   });
   if (steps.length === 0) return null;
   return { steps, ignoreMissingSelectors: flag(input.ignore_missing_selectors) };
+}
+
+/**
+ * Refuses screenshot steps where the answer cannot carry them (`why`): a 400 naming the first,
+ * since the caller would pay for images they never receive.
+ */
+export function refuseScreenshots(actions: PageActions | null | undefined, why: string): void {
+  const first = actions?.steps.find(({ action }) => action.type === 'screenshot');
+  if (first !== undefined) throw invalidParam(`${first.name} (screenshot):`, why);
 }

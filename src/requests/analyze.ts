@@ -2,15 +2,14 @@ import { type Static, type TObject, Type } from 'typebox';
 import type { CallSpec } from '../calls/call-spec.js';
 import { ANALYSIS_FIELDS, CUSTOM_LIMITS } from '../engines/analyze/params.js';
 import { invalidParam } from '../errors.js';
-import { actionFields, actionsOf } from './actions.js';
+import { refuseScreenshots } from './actions.js';
 import { asyncFields } from './common-fields.js';
-import { cacheOf, pageFields, proxyOf } from './page.js';
-import { pageSourceFields, pageSourceOf } from './page-source.js';
-import { requestShapingFields, requestShapingOf } from './request-shaping.js';
+import { cacheOf, pageFields, pageParamsOf, WaitUntilList } from './page.js';
 
-/** The analyze parameters both /v1/analyze and the legacy /analyze take (spec, GET /v1/analyze). */
+/** The analyze parameters both /v1/analyze and the legacy /analyze take (spec, GET /v1/analyze), and the page options content takes. */
 export const analyzeFields = {
-  ...pageSourceFields,
+  ...pageFields,
+  wait_until: Type.Optional(WaitUntilList),
   custom_response: Type.Optional(
     Type.Unknown({
       description: `extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most ${CUSTOM_LIMITS.fields} fields, names are identifiers of at most ${CUSTOM_LIMITS.nameChars} characters, meanings strings of at most ${CUSTOM_LIMITS.meaningChars}`,
@@ -22,11 +21,6 @@ export const analyzeFields = {
       description: 'extra instructions for a model analyzer; cannot change the answer’s fields',
     }),
   ),
-  proxy: pageFields.proxy,
-  cache: pageFields.cache,
-  cache_ttl: pageFields.cache_ttl,
-  ...requestShapingFields,
-  ...actionFields,
   ...asyncFields,
 };
 
@@ -93,17 +87,14 @@ export function customFieldsOf(raw: unknown): Record<string, string> {
 /** The call of a validated analyze request, its engine parameters and cache. */
 export function analyzeRequest(input: AnalyzeInput): CallSpec<'analyze'> {
   const prompt = input.custom_prompt?.trim() ?? '';
-  const source = pageSourceOf(input);
-  const actions = actionsOf(input);
+  const page = pageParamsOf(input);
+  refuseScreenshots(page.actions, 'is not taken by analyze: its answer has no place for images');
   return {
     engine: 'analyze',
     params: {
-      ...source,
-      proxy: proxyOf(input.proxy),
+      ...page,
       customFields: customFieldsOf(input.custom_response),
       customPrompt: prompt === '' ? null : prompt,
-      shaping: requestShapingOf(input, source.url),
-      ...(actions === null ? {} : { actions }),
     },
     cache: cacheOf(input),
   };

@@ -1,6 +1,6 @@
 import { type Static, type TObject, Type } from 'typebox';
 import {
-  type PageParams,
+  type CommonPageParams,
   RESOURCE_TYPES,
   type ResourceType,
   WAIT_EVENTS,
@@ -13,6 +13,12 @@ import { Flag, flag } from './common-fields.js';
 import { pageSourceFields, pageSourceOf } from './page-source.js';
 import { requestShapingFields, requestShapingOf } from './request-shaping.js';
 
+/** The result cache's parameters: `cacheOf` reads them. */
+export const cacheFields = {
+  cache: Type.Optional(Flag),
+  cache_ttl: Type.Optional(Type.Integer({ minimum: 3600, maximum: 2_592_000, description: 'seconds' })),
+};
+
 /** The page parameters every engine that renders takes (spec, GET /v1/capture and GET /v1/content), and their parsing. */
 export const pageFields = {
   ...pageSourceFields,
@@ -20,6 +26,7 @@ export const pageFields = {
     Type.String({ maxLength: 4000, description: 'comma-separated CSS selectors' }),
   ),
   remove_ads: Type.Optional(Flag),
+  remove_cookie_banners: Type.Optional(Flag),
   block_resources: Type.Optional(
     Type.String({ maxLength: 500, description: `comma-separated: ${RESOURCE_TYPES.join(', ')}` }),
   ),
@@ -38,8 +45,7 @@ export const pageFields = {
       description: 'comma-separated CSS selectors made invisible, their layout kept',
     }),
   ),
-  cache: Type.Optional(Flag),
-  cache_ttl: Type.Optional(Type.Integer({ minimum: 3600, maximum: 2_592_000, description: 'seconds' })),
+  ...cacheFields,
   ...requestShapingFields,
   ...actionFields,
 };
@@ -108,25 +114,6 @@ export function proxyOf(raw: string | undefined): UpstreamProxy | null {
 /** wait_until as validated: one event (legacy) or several (v1). */
 export type WaitUntilInput = readonly string[] | string;
 
-/** The page parameters of a validated request that every rendering engine reads alike. */
-type CommonPageParams = Pick<
-  PageParams,
-  | 'url'
-  | 'document'
-  | 'removeSelectors'
-  | 'removeAds'
-  | 'blockResources'
-  | 'blockUrls'
-  | 'delayMs'
-  | 'waitUntil'
-  | 'waitForSelector'
-  | 'proxy'
-  | 'styles'
-  | 'hideSelectors'
-  | 'shaping'
-  | 'actions'
->;
-
 /** The engine's page parameters from the fields of `pageFields` (wait_until one event or several). */
 export function pageParamsOf(
   input: Static<TObject<typeof pageFields>> & ActionInput & { readonly wait_until?: WaitUntilInput },
@@ -137,6 +124,7 @@ export function pageParamsOf(
     ...source,
     removeSelectors: list(input.remove_selectors),
     removeAds: flag(input.remove_ads),
+    removeCookieBanners: flag(input.remove_cookie_banners),
     blockResources: resourceTypes(input.block_resources),
     blockUrls: blockUrls(input.block_urls),
     delayMs: Math.round((input.delay ?? 0) * 1000),

@@ -4,8 +4,14 @@ import type { Db } from '../store/db.js';
 import { timeOrderedId } from '../store/ids.js';
 import { olderThan, type Page, type PageRequest, pageOf } from '../store/pages.js';
 import type { RequestLogTable } from '../store/schema.js';
+import { loggedError, loggedTargetUrl } from './logged-target.js';
 import { addToMinuteTotals } from './snapshot.js';
 
+/**
+ * One call as its door records it. `target_url` is the target as the caller gave it (null when the
+ * call has none): it is redacted and bounded when the row is written, not here, so that recording
+ * costs the hot path nothing beyond the row itself. `error` is the failed call's error text.
+ */
 export type RequestLogEntry = Omit<RequestLogTable, 'id'>;
 
 /**
@@ -39,6 +45,10 @@ export class RequestLog {
     this.buffer = [];
     this.flushing = this.flushing.then(async () => {
       if (batch.length === 0) return;
+      for (const row of batch) {
+        row.target_url = loggedTargetUrl(row.target_url);
+        row.error = loggedError(row.error);
+      }
       try {
         await this.db.transaction().execute(async (trx) => {
           await trx.insertInto('request_log').values(batch).execute();
@@ -81,6 +91,10 @@ export interface LoggedRequest {
   readonly durationMs: number;
   readonly billed: boolean;
   readonly key: { readonly id: string; readonly alias: string; readonly prefix: string };
+  /** The call's target URL, redacted; null when it had none. */
+  readonly targetUrl: string | null;
+  /** The error text of a failed call; null when it succeeded. */
+  readonly error: string | null;
 }
 
 /**
@@ -130,6 +144,8 @@ export async function listRequests(
       durationMs: row.duration_ms,
       billed: row.billed === 1,
       key: { id: row.key_id, alias: row.alias ?? '', prefix: row.key_prefix ?? '' },
+      targetUrl: row.target_url,
+      error: row.error,
     }),
   );
 }

@@ -2,9 +2,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { BlobStore } from './blobs.js';
 
 /*
- * Hosted files (the capture's `screenshot_url`): the bytes sit in the blob store under
- * `files/<id>`, and the link carries its own expiry and an HMAC over id and expiry, like a
- * presigned S3 URL. Whoever holds the link may read the file until it expires; no API key.
+ * Hosted files (the capture's `screenshot_url`, a crawl page's `screenshot`): the bytes sit in the
+ * blob store under `files/<id>`, and the link carries its own expiry and an HMAC over id and
+ * expiry, like a presigned S3 URL. Whoever holds the link may read the file until it expires; no
+ * API key. A crawl's images outlive one link: each read of the crawl signs a fresh one (fileLink).
  */
 
 /** What a hosted file's id looks like: base64url, then an optional extension such as `.png`. */
@@ -72,6 +73,13 @@ export interface HostedFile {
   readonly expiresAt: Date;
 }
 
+/** The signed link to a hosted file already stored under `id`, valid for ttlSeconds from now (to the second). */
+export function fileLink(id: string, options: Omit<HostFileOptions, 'extension'>): HostedFile {
+  // Whole seconds, so that a blob stored with this expiry and its link expire at the same instant.
+  const expiresAt = new Date((Math.floor(options.now.getTime() / 1000) + options.ttlSeconds) * 1000);
+  return { id, url: signFileUrl(options.baseUrl, id, expiresAt, options.secret), expiresAt };
+}
+
 /** Stores the bytes as a new hosted file that expires after ttlSeconds, and returns its signed link. */
 export async function hostFile(
   blobs: BlobStore,
@@ -79,14 +87,13 @@ export async function hostFile(
   contentType: string,
   options: HostFileOptions,
 ): Promise<HostedFile> {
-  // Whole seconds, so that the blob and its link expire at the same instant.
-  const expiresAt = new Date((Math.floor(options.now.getTime() / 1000) + options.ttlSeconds) * 1000);
   if (options.extension !== undefined && !EXTENSION.test(options.extension)) {
     throw new Error(`invalid file extension ${JSON.stringify(options.extension)}`);
   }
   // 144 random bits: the signature protects the link, the randomness keeps ids from ever colliding.
   const random = randomBytes(18).toString('base64url');
   const id = options.extension === undefined ? random : `${random}.${options.extension}`;
-  await blobs.put(fileBlobKey(id), bytes, { contentType, expiresAt });
-  return { id, url: signFileUrl(options.baseUrl, id, expiresAt, options.secret), expiresAt };
+  const link = fileLink(id, options);
+  await blobs.put(fileBlobKey(id), bytes, { contentType, expiresAt: link.expiresAt });
+  return link;
 }

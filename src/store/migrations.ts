@@ -345,6 +345,131 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '011_crawls': {
+    async up(db: Kysely<unknown>) {
+      // Whole-site work (docs/crawl.md): a crawl or batch, its pages as units of work on the job
+      // queue, and per host its politeness slot and robots.txt rules.
+      await db.schema
+        .createTable('crawls')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('key_id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('stop_reason', 'text')
+        .addColumn('params', 'text', (c) => c.notNull())
+        .addColumn('page_limit', 'integer', (c) => c.notNull())
+        .addColumn('max_concurrency', 'integer', (c) => c.notNull())
+        .addColumn('webhook', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('discovered', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('completed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('failed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('skipped', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('credits_used', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .addColumn('expires_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('crawls_account')
+        .on('crawls')
+        .columns(['account_id', 'created_at'])
+        .execute();
+      await db.schema.createIndex('crawls_status').on('crawls').columns(['status', 'expires_at']).execute();
+      await db.schema
+        .createTable('crawl_pages')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('crawl_id', 'text', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('depth', 'integer', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('lease_until', 'text')
+        .addColumn('not_before', 'text')
+        .addColumn('queued_at', 'text')
+        .addColumn('reservation_id', 'text')
+        .addColumn('status_code', 'integer')
+        .addColumn('final_url', 'text')
+        .addColumn('error', 'text')
+        .addColumn('result_key', 'text')
+        .addColumn('done_seq', 'integer')
+        .addColumn('options', 'text')
+        .addColumn('finished_at', 'text')
+        .execute();
+      // A URL enters a crawl's frontier once, whatever races to add it.
+      await db.schema
+        .createIndex('crawl_pages_url')
+        .unique()
+        .on('crawl_pages')
+        .columns(['crawl_id', 'url'])
+        .execute();
+      await db.schema
+        .createIndex('crawl_pages_seq')
+        .unique()
+        .on('crawl_pages')
+        .columns(['crawl_id', 'seq'])
+        .execute();
+      // The pages' cursor: the order they finished in, so that a reader never misses one.
+      await db.schema
+        .createIndex('crawl_pages_done')
+        .unique()
+        .on('crawl_pages')
+        .columns(['crawl_id', 'done_seq'])
+        .execute();
+      await db.schema
+        .createIndex('crawl_pages_state')
+        .on('crawl_pages')
+        .columns(['crawl_id', 'state', 'depth', 'seq'])
+        .execute();
+      // A crawl's webhook events, each delivered (and retried) by any process, like a job's record.
+      await db.schema
+        .createTable('crawl_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('crawl_id', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('page_id', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('log', 'text', (c) => c.notNull())
+        .addColumn('next_at', 'text')
+        .execute();
+      await db.schema.createIndex('crawl_events_due').on('crawl_events').column('next_at').execute();
+      await db.schema.createIndex('crawl_events_crawl').on('crawl_events').column('crawl_id').execute();
+      await db.schema
+        .createTable('crawl_hosts')
+        .addColumn('crawl_id', 'text', (c) => c.notNull())
+        .addColumn('host', 'text', (c) => c.notNull())
+        .addColumn('next_at', 'text', (c) => c.notNull())
+        .addColumn('robots', 'text')
+        .addColumn('delay_ms', 'integer', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('crawl_hosts_pk', ['crawl_id', 'host'])
+        .execute();
+    },
+  },
+  '012_crawl_idempotency': {
+    async up(db: Kysely<unknown>) {
+      // An Idempotency-Key names one crawl or batch of an account, as it names one job.
+      await db.schema.alterTable('crawls').addColumn('idempotency_key', 'text').execute();
+      await db.schema.alterTable('crawls').addColumn('params_hash', 'text').execute();
+      await db.schema
+        .createIndex('crawls_idempotency')
+        .unique()
+        .on('crawls')
+        .columns(['account_id', 'idempotency_key'])
+        .execute();
+    },
+  },
+  '013_request_log_target': {
+    async up(db: Kysely<unknown>) {
+      // What a call was about and why it failed, so that the console's request log explains a
+      // failed call (docs/console.md): the target URL, redacted, and the error text, both bounded.
+      await db.schema.alterTable('request_log').addColumn('target_url', 'text').execute();
+      await db.schema.alterTable('request_log').addColumn('error', 'text').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

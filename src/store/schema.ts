@@ -110,6 +110,10 @@ export interface RequestLogTable {
   duration_ms: number;
   billed: number;
   created_at: string;
+  /** The call's target URL without credentials or secret query values, at most 2,048 characters; null when it has none. */
+  target_url: string | null;
+  /** A failed call's error text, at most 500 characters; null when it succeeded. */
+  error: string | null;
 }
 
 /** Per-minute totals of the request log by engine and path: what the stats snapshot reads. */
@@ -239,6 +243,124 @@ export interface AuditLogTable {
   detail: string;
 }
 
+/** A crawl's or batch's state (docs/crawl.md). */
+export type CrawlStatus = 'queued' | 'running' | 'completed' | 'cancelled' | 'failed' | 'stopped';
+
+/** A whole-site crawl or a batch: its plan (sealed) and its counts, kept in step with its pages. */
+export interface CrawlsTable {
+  id: string;
+  account_id: string;
+  key_id: string;
+  kind: 'crawl' | 'batch';
+  status: CrawlStatus;
+  /** Why a crawl stopped before its frontier emptied (payment_required, key_withdrawn). */
+  stop_reason: string | null;
+  /** The crawl's plan, encrypted (jobs/sealed.ts): page options may hold a caller's headers and cookies. */
+  params: string;
+  page_limit: number;
+  max_concurrency: number;
+  /** 1 when the crawl has a webhook: its events are queued in crawl_events. */
+  webhook: number;
+  /** Pages taken into the frontier; also the next page's `seq`. */
+  discovered: number;
+  completed: number;
+  failed: number;
+  /** Pages not fetched: robots.txt disallowed them, or they redirected outside the crawl. */
+  skipped: number;
+  credits_used: number;
+  created_at: string;
+  /** Written by every change of the frontier: the row lock that serializes them. */
+  updated_at: string;
+  finished_at: string | null;
+  /** Set when it ends: when its record, pages and results are deleted. */
+  expires_at: string | null;
+  /** The caller's Idempotency-Key, unique per account; freed once past its 24 hours. */
+  idempotency_key: string | null;
+  /** Of the submission's kind and plan: a key replayed with other parameters is a 400. */
+  params_hash: string | null;
+}
+
+/**
+ * A page's unit of work: pending (in the frontier), queued (handed to the job queue), running
+ * (leased to a worker), then completed, failed, cancelled (the crawl ended first) or skipped.
+ */
+export type CrawlPageState =
+  | 'pending'
+  | 'queued'
+  | 'running'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'skipped';
+
+export interface CrawlPagesTable {
+  id: string;
+  crawl_id: string;
+  /** Order of discovery within the crawl: the pages' cursor. */
+  seq: number;
+  /**
+   * page: a crawl's page, fetched and billed; sitemap: the discovery of the site's sitemaps, never
+   * billed nor listed; item: a batch's call, billed as its engine.
+   */
+  kind: 'page' | 'sitemap' | 'item';
+  /** Normalized (engines/site/site-url.ts): the frontier's key; a batch item's is `item:<index>`. */
+  url: string;
+  depth: number;
+  state: CrawlPageState;
+  attempts: number;
+  lease_until: string | null;
+  /** Its host's politeness slot: no run starts before it. */
+  not_before: string | null;
+  queued_at: string | null;
+  /** The unit held for it while it runs; settled with its end. */
+  reservation_id: string | null;
+  status_code: number | null;
+  /** Where it landed after redirects, when elsewhere. */
+  final_url: string | null;
+  error: string | null;
+  result_key: string | null;
+  /** The order it finished in (0, 1, ...), the pages' cursor; null until then and for cancelled ones. */
+  done_seq: number | null;
+  /** A batch item's own options, sealed; null for crawl pages. */
+  options: string | null;
+  finished_at: string | null;
+}
+
+export type CrawlEventType =
+  | 'crawl.started'
+  | 'crawl.page'
+  | 'crawl.completed'
+  | 'crawl.failed'
+  | 'batch.started'
+  | 'batch.item'
+  | 'batch.completed'
+  | 'batch.failed';
+
+/** A crawl's webhook event waiting for (or done with) its delivery. */
+export interface CrawlEventsTable {
+  id: string;
+  crawl_id: string;
+  account_id: string;
+  type: CrawlEventType;
+  /** The page a crawl.page event is about. */
+  page_id: string | null;
+  created_at: string;
+  /** JSON: the delivery attempts (jobs/job-record.ts WebhookLog). */
+  log: string;
+  /** When the next attempt is due, or until when a process holds the one in progress; null when none is. */
+  next_at: string | null;
+}
+
+/** Per crawl and host: the next politeness slot, and robots.txt's rules once read (JSON). */
+export interface CrawlHostsTable {
+  crawl_id: string;
+  host: string;
+  next_at: string;
+  robots: string | null;
+  /** robots.txt's Crawl-delay, once read: the least time between two pages of the host. */
+  delay_ms: number;
+}
+
 /** Process-wide values shared through the database; written once, read by every process. */
 export interface SettingsTable {
   key: string;
@@ -262,4 +384,8 @@ export interface DatabaseSchema {
   console_invitations: ConsoleInvitationsTable;
   console_sign_in_failures: ConsoleSignInFailuresTable;
   audit_log: AuditLogTable;
+  crawls: CrawlsTable;
+  crawl_pages: CrawlPagesTable;
+  crawl_hosts: CrawlHostsTable;
+  crawl_events: CrawlEventsTable;
 }

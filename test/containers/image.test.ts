@@ -165,7 +165,7 @@ describe('the container image', () => {
     );
   });
 
-  it('runs doctor beside the server: Chromium, the fonts, the database and the blobs check out', async () => {
+  it('runs doctor beside the server: Chromium, ffmpeg, the fonts, the database and the blobs check out', async () => {
     const doctor = await run(
       'podman',
       ['run', '--rm', ...BESIDE, `--env=PORT=${port}`, IMAGE, 'doctor', '--json'],
@@ -176,6 +176,7 @@ describe('the container image', () => {
     const status = Object.fromEntries(checks.map((check) => [check.name, check.status]));
     expect(status).toMatchObject({
       chromium: 'ok',
+      ffmpeg: 'ok',
       'fonts latin': 'ok',
       'fonts cjk': 'ok',
       'fonts emoji': 'ok',

@@ -9,6 +9,7 @@ import { TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/
 import { Redis } from 'ioredis';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
@@ -48,6 +49,7 @@ const MODELS: Record<string, { new (data: never): { validate(): void } }> = {
   'apps/v1/Deployment': Deployment,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'networking.k8s.io/v1/Ingress': Ingress,
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
   'keda.sh/v1alpha1/TriggerAuthentication': TriggerAuthentication,
 };
@@ -249,18 +251,62 @@ describe('the Kubernetes manifests', () => {
     ).toEqual(['webcap-api']);
   });
 
-  it('example overlay: its namespace, image, replicas and settings', () => {
+  it('leave the number of pods of every autoscaled Deployment to its autoscaler', () => {
+    for (const [name, objects] of Object.entries(rendered)) {
+      const scaled = objects
+        .filter((o) => o.kind === 'HorizontalPodAutoscaler' || o.kind === 'ScaledObject')
+        .map((o) => (o as unknown as { spec: { scaleTargetRef: { kind?: string; name: string } } }).spec)
+        .filter(({ scaleTargetRef }) => (scaleTargetRef.kind ?? 'Deployment') === 'Deployment')
+        .map(({ scaleTargetRef }) => scaleTargetRef.name);
+      // Both Deployments are autoscaled in every render (podman's renders the HPAs and plays none).
+      expect(new Set(scaled), name).toEqual(new Set(['webcap-api', 'webcap-worker']));
+      for (const target of scaled) {
+        const spec = (find(objects, 'Deployment', target) as unknown as { spec: Record<string, unknown> })
+          .spec;
+        expect(
+          spec.replicas,
+          `${name}: ${target} sets replicas, which every apply puts back`,
+        ).toBeUndefined();
+      }
+    }
+  });
+
+  it('example overlay: its namespace, image, autoscaling bounds, Ingress with TLS and settings', () => {
     const { example } = rendered;
     expect(new Set(example.filter((o) => o.kind !== 'Namespace').map((o) => o.metadata.namespace))).toEqual(
       new Set(['webcap']),
     );
-    const api = find(example, 'Deployment', 'webcap-api') as unknown as { spec: { replicas: number } };
-    expect(api.spec.replicas).toBe(3);
-    expect(podSpec(api as unknown as K8sObject).containers[0]).toMatchObject({
-      image: 'registry.example.com/webcap:0.1.0',
-    });
-    expect(configData(example).PUBLIC_BASE_URL).toBe('https://capture.example.com');
-    expect(configData(example).BROWSER_CONCURRENCY).toBe(configData(rendered.base).BROWSER_CONCURRENCY);
+    const api = find(example, 'Deployment', 'webcap-api');
+    expect(podSpec(api).containers[0]).toMatchObject({ image: 'registry.example.com/webcap:0.1.0' });
+    const hpa = (name: string) =>
+      (find(example, 'HorizontalPodAutoscaler', name) as unknown as { spec: { minReplicas: number } }).spec;
+    expect(hpa('webcap-api').minReplicas).toBe(3);
+    expect(hpa('webcap-worker').minReplicas).toBe(2);
+
+    const config = configData(example);
+    const host = new URL(config.PUBLIC_BASE_URL ?? '').host;
+    expect(config.PUBLIC_BASE_URL).toBe('https://capture.example.com');
+    // Behind the Ingress controller, one hop: its X-Forwarded-Proto makes the session cookie Secure.
+    expect(loadConfig({ TRUST_PROXY: config.TRUST_PROXY }).trustProxy).toBe(1);
+    const ingress = find(example, 'Ingress', 'webcap') as unknown as {
+      metadata: { annotations: Record<string, string> };
+      spec: {
+        tls: { hosts: string[]; secretName: string }[];
+        rules: {
+          host: string;
+          http: { paths: { path: string; backend: { service: { name: string; port: { name: string } } } }[] };
+        }[];
+      };
+    };
+    expect(ingress.spec.tls).toEqual([{ hosts: [host], secretName: 'webcap-tls' }]);
+    expect(ingress.spec.rules.map((rule) => rule.host)).toEqual([host]);
+    const service = find(example, 'Service', 'webcap') as unknown as { spec: { ports: { name: string }[] } };
+    for (const { backend } of ingress.spec.rules.flatMap((rule) => rule.http.paths)) {
+      expect(backend.service.name).toBe('webcap');
+      expect(service.spec.ports.map((port) => port.name)).toContain(backend.service.port.name);
+    }
+    expect(ingress.metadata.annotations['cert-manager.io/cluster-issuer']).toBeDefined();
+    expect(config.BROWSER_CONCURRENCY).toBe(configData(rendered.base).BROWSER_CONCURRENCY);
   });
 });
 

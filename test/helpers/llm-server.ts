@@ -108,8 +108,16 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
     const key = JSON.stringify(format.schema);
     let grammar = grammars.get(key);
     if (!grammar) {
-      // biome-ignore lint/suspicious/noExplicitAny: node-llama-cpp types schemas statically; this one comes from the wire
-      grammar = llama.createGrammarForJsonSchema(asGrammarSchema(format.schema) as any);
+      grammar = llama
+        // biome-ignore lint/suspicious/noExplicitAny: node-llama-cpp types schemas statically; this one comes from the wire
+        .createGrammarForJsonSchema(asGrammarSchema(format.schema) as any)
+        .then((json) =>
+          llama.createGrammar({
+            grammar: withoutExponents(json.grammar),
+            stopGenerationTriggers: json.stopGenerationTriggers,
+            trimWhitespaceSuffix: json.trimWhitespaceSuffix,
+          }),
+        );
       grammars.set(key, grammar);
     }
     return grammar;
@@ -320,6 +328,21 @@ function asGrammarSchema(schema: unknown): unknown {
   for (const key of ['properties', '$defs']) converted[key] &&= schemaMap(converted[key]);
   if (anyOf !== undefined) converted.oneOf = schemas(anyOf);
   return converted;
+}
+
+/*
+ * node-llama-cpp's numbers take an exponent of up to 16 digits, integers included: a random model
+ * writes `4777E9060606` (Infinity to JSON.parse) and `35e-18` (not an integer). llama.cpp's server
+ * writes integers without an exponent; here no number has one, so that what the random model
+ * writes is a finite number of the type asked, as a real model's price or count is.
+ */
+const EXPONENT = ' ([eE] [-+]? ("0" | [1-9] [0-9]{0,15}))?';
+
+function withoutExponents(grammar: string): string {
+  return grammar
+    .split('\n')
+    .map((line) => (/^(integer|fractional)-number-rule ::= /.test(line) ? line.replace(EXPONENT, '') : line))
+    .join('\n');
 }
 
 /** A simple chat template: the random model has no template of its own and does not care. */

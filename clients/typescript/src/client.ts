@@ -1,5 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { errorFromResponse, WebcapError } from './errors.js';
+import type { FromSchema, JsonSchema } from './json-schema.js';
 import type { paths } from './openapi.js';
 import { type RetryPolicy, retryingFetch, sleep } from './retry.js';
 import type {
@@ -12,11 +13,12 @@ import type {
   CaptureResult,
   ContentData,
   ContentParams,
-  CrawlData,
-  CrawlJson,
+  CrawlAccepted,
+  CrawlPage,
   CrawlParams,
-  CrawlResult,
-  CrawlSource,
+  CrawlRecord,
+  ExtractData,
+  ExtractParams,
   JobAccepted,
   JobKind,
   JobParams,
@@ -24,9 +26,16 @@ import type {
   LegacyAnalyzeParams,
   LegacyCaptureParams,
   LegacyContentParams,
+  MapBody,
+  MapParams,
   StatsParams,
   StatsSnapshot,
   Usage,
+  WebsiteCrawlerData,
+  WebsiteCrawlerJson,
+  WebsiteCrawlerParams,
+  WebsiteCrawlerResult,
+  WebsiteCrawlerSource,
 } from './types.js';
 
 export interface WebcapOptions {
@@ -63,6 +72,21 @@ export interface AnalyzeResult<Field extends string = never> {
   readonly cache: CacheState;
   /** The analyzer that answered (`x-webcap-analyzer`). */
   readonly analyzer: string | null;
+}
+
+/**
+ * An extract answer: the data asked for (typed from the schema when one was given in the call),
+ * the warnings beside it, and the cache state.
+ */
+export interface ExtractResult<Data = ExtractData['data']> extends Omit<ExtractData, 'data'> {
+  readonly data: Data;
+  readonly cache: CacheState;
+}
+
+/** A map answer: its body (Firecrawl's `{success, links}` with `total`, `truncated`, `warnings`) and the cache state. */
+export interface MapResult {
+  readonly data: MapBody;
+  readonly cache: CacheState;
 }
 
 export interface SubmitOptions extends CallOptions {
@@ -229,9 +253,21 @@ export class WebcapJobs {
           headers,
           signal,
         });
-      case 'crawl':
+      case 'extract':
+        return this.#api.POST('/v1/extract', {
+          body: { ...(params as ExtractParams), ...asyncFields },
+          headers,
+          signal,
+        });
+      case 'website-crawler':
         return this.#api.GET('/v1/website/crawler', {
-          params: { query: { ...(params as CrawlParams), ...asyncFields } },
+          params: { query: { ...(params as WebsiteCrawlerParams), ...asyncFields } },
+          headers,
+          signal,
+        });
+      case 'map':
+        return this.#api.POST('/v1/map', {
+          body: { ...(params as MapParams), ...asyncFields },
           headers,
           signal,
         });
@@ -262,6 +298,125 @@ export class WebcapJobs {
       }
       await sleep(Math.min(pauseMs, left), signal);
       pauseMs = Math.min(MAX_POLL_MS, pauseMs * 1.5);
+    }
+  }
+}
+
+/** Reading a crawl's pages: where to start and how many per answer. */
+export interface CrawlReadOptions extends CallOptions {
+  /** From a record's `cursor`; default: the first finished page. */
+  readonly cursor?: string;
+  /** Pages per answer, 1 to 100 (the server's default is 20); the server also bounds an answer's bytes. */
+  readonly limit?: number;
+}
+
+export interface CrawlWaitOptions extends CallOptions {
+  /** Give up after this long (default 3 600 000 ms): a WebcapError of kind `timeout`; the crawl goes on. */
+  readonly timeoutMs?: number;
+  /** The pause between polls (default 1000 ms). */
+  readonly intervalMs?: number;
+  /** Called with each record polled (its counts say how far the crawl is), e.g. for a progress bar. */
+  readonly onPoll?: (record: CrawlRecord) => void;
+}
+
+/** The most pages one answer of `GET /v1/crawl/{crawl_id}` lists. */
+const MAX_CRAWL_PAGES_PER_ANSWER = 100;
+const LIVE_CRAWL = new Set(['queued', 'running']);
+
+/**
+ * Whole-site crawls (`/v1/crawl`): each page fetched is billed one unit; reading and cancelling
+ * are free. The contract's single-page crawler is `Webcap.websiteCrawler`.
+ */
+export class WebcapCrawls {
+  readonly #client: Webcap;
+  readonly #api: Api;
+
+  /** @internal */
+  constructor(client: Webcap, api: Api) {
+    this.#client = client;
+    this.#api = api;
+  }
+
+  /**
+   * `POST /v1/crawl`: starts a crawl and answers its id at once (202). One unit is held now, so a
+   * spent balance is a 402 here. It carries an Idempotency-Key (the caller's, or one generated for
+   * this start), so a retried start begins one crawl; `replayed` says an earlier one was answered.
+   */
+  async start(
+    params: CrawlParams,
+    options: CallOptions & Pick<SubmitOptions, 'idempotencyKey'> = {},
+  ): Promise<CrawlAccepted & { readonly replayed: boolean }> {
+    const answer = await this.#api.POST('/v1/crawl', {
+      body: params,
+      headers: { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() },
+      signal: this.#client.signalFor(options),
+    });
+    const accepted = ok(answer as Answer<unknown>) as CrawlAccepted;
+    return { ...accepted, replayed: answer.response.headers.get('idempotent-replayed') === 'true' };
+  }
+
+  /** `GET /v1/crawl/{crawl_id}` (free): the record with the finished pages after `cursor`. */
+  async get(crawlId: string, options: CrawlReadOptions = {}): Promise<CrawlRecord> {
+    const query = {
+      ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+    };
+    return ok(
+      await this.#api.GET('/v1/crawl/{crawl_id}', {
+        params: { path: { crawl_id: crawlId }, query },
+        signal: this.#client.signalFor(options),
+      }),
+    );
+  }
+
+  /**
+   * Every finished page after `cursor`, in the order they finished, following the record's
+   * cursor from answer to answer. It ends at the last page finished so far: on a live crawl,
+   * `wait` first to read them all.
+   */
+  async *pages(crawlId: string, options: CrawlReadOptions = {}): AsyncGenerator<CrawlPage, void, undefined> {
+    let cursor = options.cursor;
+    const limit = options.limit ?? MAX_CRAWL_PAGES_PER_ANSWER;
+    for (;;) {
+      const record = await this.get(crawlId, { cursor, limit, signal: options.signal });
+      yield* record.pages;
+      if (record.next === null || record.cursor === null || record.pages.length === 0) return;
+      cursor = record.cursor;
+    }
+  }
+
+  /** `DELETE /v1/crawl/{crawl_id}` (free): no page starts after it; pages running finish and are billed. 409 once ended. */
+  async cancel(crawlId: string, options: CallOptions = {}): Promise<CrawlRecord> {
+    return ok(
+      await this.#api.DELETE('/v1/crawl/{crawl_id}', {
+        params: { path: { crawl_id: crawlId } },
+        signal: this.#client.signalFor(options),
+      }),
+    );
+  }
+
+  /**
+   * Polls the crawl until it has ended (not `queued` or `running`) and no page of it is still
+   * running, and answers that record (with its first page at most: `pages` reads them all). An
+   * ended crawl is an answer whatever its status; past `timeoutMs` it throws a WebcapError of
+   * kind `timeout` and the crawl goes on.
+   */
+  async wait(crawlId: string, options: CrawlWaitOptions = {}): Promise<CrawlRecord> {
+    const signal = this.#client.signalFor(options);
+    const timeoutMs = options.timeoutMs ?? 3_600_000;
+    const intervalMs = options.intervalMs ?? 1000;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const record = await this.get(crawlId, { limit: 1, signal });
+      options.onPoll?.(record);
+      if (!LIVE_CRAWL.has(record.status) && record.counts.running === 0) return record;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new WebcapError(`crawl ${crawlId} is still ${record.status} after ${timeoutMs} ms`, {
+          kind: 'timeout',
+        });
+      }
+      await sleep(Math.min(intervalMs, left), signal);
     }
   }
 }
@@ -344,6 +499,8 @@ function serializeQuery(query: Readonly<Record<string, unknown>>): string {
  */
 export class Webcap {
   readonly jobs: WebcapJobs;
+  /** Whole-site crawls (`/v1/crawl`). */
+  readonly crawl: WebcapCrawls;
   readonly legacy: WebcapLegacy;
   readonly #api: Api;
   readonly #signal: AbortSignal | undefined;
@@ -376,6 +533,7 @@ export class Webcap {
     });
     this.#signal = options.signal;
     this.jobs = new WebcapJobs(this, this.#api);
+    this.crawl = new WebcapCrawls(this, this.#api);
     this.legacy = new WebcapLegacy(this, this.#api, options.apiKey);
   }
 
@@ -428,11 +586,39 @@ export class Webcap {
     };
   }
 
-  /** `GET /v1/website/crawler`: JSON about the raw response, or its HTML with `return_page_source`. */
-  crawl(params: CrawlParams & { return_page_source: true }, options?: CallOptions): Promise<CrawlSource>;
-  crawl(params: CrawlParams & { return_page_source?: false }, options?: CallOptions): Promise<CrawlJson>;
-  crawl(params: CrawlParams, options?: CallOptions): Promise<CrawlResult>;
-  async crawl(params: CrawlParams, options: CallOptions = {}): Promise<CrawlResult> {
+  /**
+   * `POST /v1/extract`: the page as the data a JSON Schema describes (`schema`, its type read from
+   * the schema written in the call; a required field the page does not state is null without a
+   * model), or its fields by selector rules (`extract_rules`, null or [] where a rule matched nothing).
+   */
+  async extract<const S extends JsonSchema>(
+    params: ExtractParams<S> & { readonly schema: S },
+    options?: CallOptions,
+  ): Promise<ExtractResult<FromSchema<S>>>;
+  async extract(params: ExtractParams, options?: CallOptions): Promise<ExtractResult>;
+  async extract(params: ExtractParams, options: CallOptions = {}): Promise<ExtractResult> {
+    const answer = await this.#api.POST('/v1/extract', { body: params, signal: this.signalFor(options) });
+    const { data, warnings } = ok(answer) as ExtractData;
+    return { data, ...(warnings === undefined ? {} : { warnings }), cache: cacheOf(answer.response) };
+  }
+
+  /**
+   * `GET /v1/website/crawler`: one page's raw response (no browser), as JSON about it, or its HTML
+   * with `return_page_source`. The whole-site crawl is `crawl`.
+   */
+  websiteCrawler(
+    params: WebsiteCrawlerParams & { return_page_source: true },
+    options?: CallOptions,
+  ): Promise<WebsiteCrawlerSource>;
+  websiteCrawler(
+    params: WebsiteCrawlerParams & { return_page_source?: false },
+    options?: CallOptions,
+  ): Promise<WebsiteCrawlerJson>;
+  websiteCrawler(params: WebsiteCrawlerParams, options?: CallOptions): Promise<WebsiteCrawlerResult>;
+  async websiteCrawler(
+    params: WebsiteCrawlerParams,
+    options: CallOptions = {},
+  ): Promise<WebsiteCrawlerResult> {
     const answer = await this.#api.GET('/v1/website/crawler', {
       params: { query: params },
       parseAs: 'text',
@@ -440,10 +626,17 @@ export class Webcap {
     });
     const text = ok(answer);
     if (isJson(answer.response)) {
-      return { kind: 'json', data: (JSON.parse(text) as { data: CrawlData }).data };
+      return { kind: 'json', data: (JSON.parse(text) as { data: WebsiteCrawlerData }).data };
     }
     const status = answer.response.headers.get('x-webcap-target-status');
     return { kind: 'html', html: text, targetStatus: status === null ? null : Number(status) };
+  }
+
+  /** `POST /v1/map`: a site's URLs from its sitemaps and its start page's links, without rendering. */
+  async map(params: MapParams, options: CallOptions = {}): Promise<MapResult> {
+    const answer = await this.#api.POST('/v1/map', { body: params, signal: this.signalFor(options) });
+    // Without is_async the answer is the map (202 is a job's, which `jobs.submit` asks for).
+    return { data: ok(answer) as MapBody, cache: cacheOf(answer.response) };
   }
 
   /** `GET /v1/usage`: the account's balances, limits and key (free). */

@@ -2,14 +2,20 @@ export {
   type AnalyzeResult,
   type CallOptions,
   type ContentResult,
+  type CrawlReadOptions,
+  type CrawlWaitOptions,
+  type ExtractResult,
+  type MapResult,
   type SubmitOptions,
   type WaitOptions,
   Webcap,
+  WebcapCrawls,
   WebcapJobs,
   WebcapLegacy,
   type WebcapOptions,
 } from './client.js';
 export { parseRetryAfter, WebcapError, type WebcapErrorKind } from './errors.js';
+export type { FromSchema, JsonSchema, JsonTypeName } from './json-schema.js';
 export type { paths } from './openapi.js';
 export {
   canonicalQuery,

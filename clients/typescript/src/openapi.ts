@@ -289,7 +289,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Screenshot or PDF of a page */
+        /** Screenshot, PDF or recording of a page */
         get: {
             parameters: {
                 query?: {
@@ -304,6 +304,7 @@ export interface paths {
                     /** @description comma-separated CSS selectors */
                     remove_selectors?: string;
                     remove_ads?: boolean | ("1" | "0");
+                    remove_cookie_banners?: boolean | ("1" | "0");
                     /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
                     block_resources?: string;
                     /** @description comma-separated domains or patterns */
@@ -354,7 +355,7 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
-                    /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                    /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
                     actions?: ({
                         /** @enum {string} */
                         type: "wait";
@@ -393,6 +394,10 @@ export interface paths {
                         /** @enum {string} */
                         type: "evaluate";
                         script: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "screenshot";
+                        full_page?: boolean;
                     })[] | string;
                     /** @description JavaScript run in the page after it loads */
                     scripts?: string;
@@ -403,9 +408,10 @@ export interface paths {
                     /** @description CSS selector scrolled into view */
                     scroll_into_view?: string;
                     ignore_missing_selectors?: boolean | ("1" | "0");
-                    format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf";
+                    format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf" | "mp4" | "webm" | "gif";
                     device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
                     full_page?: boolean | ("1" | "0");
+                    freeze_fixed?: boolean | ("1" | "0");
                     /** @description milliseconds, default 400 */
                     full_page_scroll_duration?: number;
                     /** @description pixels, default 1280 */
@@ -451,6 +457,10 @@ export interface paths {
                     pdf_header?: string;
                     /** @description HTML printed at the bottom of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
                     pdf_footer?: string;
+                    /** @description format=mp4|webm|gif: default records the page as it moves, scroll scrolls it top to bottom */
+                    scenario?: "default" | "scroll";
+                    /** @description format=mp4|webm|gif: seconds, default 5 */
+                    duration?: number;
                     s3_url?: boolean | ("1" | "0");
                     s3_access_key_id?: string;
                     s3_secret_key?: string;
@@ -471,13 +481,16 @@ export interface paths {
                     /** @description signed links: Unix seconds after which the link is refused, at most 31622400 s ahead */
                     expires?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description The image or PDF (response_type=image), or JSON (response_type=json|base64, s3_url=true) */
+                /** @description The image, PDF or recording (response_type=image), or JSON (response_type=json|base64, s3_url=true) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -488,6 +501,9 @@ export interface paths {
                         "image/webp": string;
                         "image/avif": string;
                         "application/pdf": string;
+                        "video/mp4": string;
+                        "video/webm": string;
+                        "image/gif": string;
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
@@ -502,6 +518,11 @@ export interface paths {
                             base64?: string;
                             /** @description s3_url=true: the uploaded object's URL */
                             s3_url?: string;
+                            /** @description with screenshot steps in actions */
+                            actions?: {
+                                /** @description one per screenshot step, in order */
+                                screenshots: string[];
+                            };
                             /** @description present when the page was captured before it finished loading (also in x-webcap-warning) */
                             warnings?: string[];
                         };
@@ -610,11 +631,14 @@ export interface paths {
             };
         };
         put?: never;
-        /** Screenshot or PDF of a page */
+        /** Screenshot, PDF or recording of a page */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -632,6 +656,7 @@ export interface paths {
                         /** @description comma-separated CSS selectors */
                         remove_selectors?: string;
                         remove_ads?: boolean | ("1" | "0");
+                        remove_cookie_banners?: boolean | ("1" | "0");
                         /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
                         block_resources?: string;
                         /** @description comma-separated domains or patterns */
@@ -683,7 +708,7 @@ export interface paths {
                         reduced_motion?: boolean | ("1" | "0");
                         /** @enum {unknown} */
                         media_type?: "screen" | "print";
-                        /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                        /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
                         actions?: ({
                             /** @enum {string} */
                             type: "wait";
@@ -722,6 +747,10 @@ export interface paths {
                             /** @enum {string} */
                             type: "evaluate";
                             script: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "screenshot";
+                            full_page?: boolean;
                         })[] | string;
                         /** @description JavaScript run in the page after it loads */
                         scripts?: string;
@@ -736,10 +765,11 @@ export interface paths {
                          * @default png
                          * @enum {unknown}
                          */
-                        format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf";
+                        format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf" | "mp4" | "webm" | "gif";
                         /** @enum {unknown} */
                         device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
                         full_page?: boolean | ("1" | "0");
+                        freeze_fixed?: boolean | ("1" | "0");
                         /** @description milliseconds, default 400 */
                         full_page_scroll_duration?: number;
                         /** @description pixels, default 1280 */
@@ -788,6 +818,13 @@ export interface paths {
                         pdf_header?: string;
                         /** @description HTML printed at the bottom of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
                         pdf_footer?: string;
+                        /**
+                         * @description format=mp4|webm|gif: default records the page as it moves, scroll scrolls it top to bottom
+                         * @enum {unknown}
+                         */
+                        scenario?: "default" | "scroll";
+                        /** @description format=mp4|webm|gif: seconds, default 5 */
+                        duration?: number;
                         s3_url?: boolean | ("1" | "0");
                         s3_access_key_id?: string;
                         s3_secret_key?: string;
@@ -811,7 +848,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The image or PDF (response_type=image), or JSON (response_type=json|base64, s3_url=true) */
+                /** @description The image, PDF or recording (response_type=image), or JSON (response_type=json|base64, s3_url=true) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -822,6 +859,9 @@ export interface paths {
                         "image/webp": string;
                         "image/avif": string;
                         "application/pdf": string;
+                        "video/mp4": string;
+                        "video/webm": string;
+                        "image/gif": string;
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
@@ -836,6 +876,11 @@ export interface paths {
                             base64?: string;
                             /** @description s3_url=true: the uploaded object's URL */
                             s3_url?: string;
+                            /** @description with screenshot steps in actions */
+                            actions?: {
+                                /** @description one per screenshot step, in order */
+                                screenshots: string[];
+                            };
                             /** @description present when the page was captured before it finished loading (also in x-webcap-warning) */
                             warnings?: string[];
                         };
@@ -983,6 +1028,7 @@ export interface paths {
                     /** @description comma-separated CSS selectors */
                     remove_selectors?: string;
                     remove_ads?: boolean | ("1" | "0");
+                    remove_cookie_banners?: boolean | ("1" | "0");
                     /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
                     block_resources?: string;
                     /** @description comma-separated domains or patterns */
@@ -1033,7 +1079,7 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
-                    /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                    /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
                     actions?: ({
                         /** @enum {string} */
                         type: "wait";
@@ -1072,6 +1118,10 @@ export interface paths {
                         /** @enum {string} */
                         type: "evaluate";
                         script: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "screenshot";
+                        full_page?: boolean;
                     })[] | string;
                     /** @description JavaScript run in the page after it loads */
                     scripts?: string;
@@ -1091,12 +1141,27 @@ export interface paths {
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
                     wait_until?: string[];
+                    /** @description markdown and html as include_markdown and include_html; json: the page as structured data by schema or extract_rules, as /v1/extract answers it */
+                    formats?: ("markdown" | "html" | "json")[];
+                    /** @description a JSON Schema of the answer: an object schema; keywords type (nullable as ["string","null"]), properties, required, items, enum, description, title, format, additionalProperties; at most 65536 bytes, 16 levels and 500 properties */
+                    schema?: {
+                        [key: string]: unknown;
+                    } | string;
+                    /** @description with schema: what the model should look for (the built-in extractor, without a model, reads no prompt) */
+                    prompt?: string;
+                    /** @description field name → CSS selector (its text), or → {selector, type: text|html|attribute|list|object, attribute, output: nested rules}; at most 200 rules, 8 levels, 65536 bytes, selectors of 512 characters */
+                    extract_rules?: {
+                        [key: string]: unknown;
+                    } | string;
                     /** @description signed links: the id of the key that signed */
                     key_id?: string;
                     /** @description signed links: Unix seconds after which the link is refused, at most 31622400 s ahead */
                     expires?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1136,11 +1201,25 @@ export interface paths {
                                 html?: string;
                                 /** @description with include_markdown=true */
                                 markdown?: string;
+                                /** @description with formats=json: as /v1/extract answers it */
+                                json?: {
+                                    /** @description the object the schema describes, or each field of extract_rules */
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description fields the page does not state, rules that matched nothing */
+                                    warnings?: string[];
+                                };
                                 /** @description with include_sitemap=true (alias sitemap) */
                                 sitemap?: {
                                     source: string;
                                     totalLinks: number;
                                     links: string[];
+                                };
+                                /** @description with screenshot steps in actions */
+                                actions?: {
+                                    /** @description one per screenshot step, in order */
+                                    screenshots: string[];
                                 };
                                 /** @description what was cut, skipped or fell back */
                                 warnings: string[];
@@ -1236,6 +1315,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Bad Gateway */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
                 /** @description Service Unavailable */
                 503: {
                     headers: {
@@ -1255,7 +1346,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1273,6 +1367,7 @@ export interface paths {
                         /** @description comma-separated CSS selectors */
                         remove_selectors?: string;
                         remove_ads?: boolean | ("1" | "0");
+                        remove_cookie_banners?: boolean | ("1" | "0");
                         /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
                         block_resources?: string;
                         /** @description comma-separated domains or patterns */
@@ -1324,7 +1419,7 @@ export interface paths {
                         reduced_motion?: boolean | ("1" | "0");
                         /** @enum {unknown} */
                         media_type?: "screen" | "print";
-                        /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                        /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
                         actions?: ({
                             /** @enum {string} */
                             type: "wait";
@@ -1363,6 +1458,10 @@ export interface paths {
                             /** @enum {string} */
                             type: "evaluate";
                             script: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "screenshot";
+                            full_page?: boolean;
                         })[] | string;
                         /** @description JavaScript run in the page after it loads */
                         scripts?: string;
@@ -1382,6 +1481,18 @@ export interface paths {
                         /** @description http(s) URL that receives the signed job record */
                         webhook_url?: string;
                         wait_until?: string[];
+                        /** @description markdown and html as include_markdown and include_html; json: the page as structured data by schema or extract_rules, as /v1/extract answers it */
+                        formats?: ("markdown" | "html" | "json")[];
+                        /** @description a JSON Schema of the answer: an object schema; keywords type (nullable as ["string","null"]), properties, required, items, enum, description, title, format, additionalProperties; at most 65536 bytes, 16 levels and 500 properties */
+                        schema?: {
+                            [key: string]: unknown;
+                        } | string;
+                        /** @description with schema: what the model should look for (the built-in extractor, without a model, reads no prompt) */
+                        prompt?: string;
+                        /** @description field name → CSS selector (its text), or → {selector, type: text|html|attribute|list|object, attribute, output: nested rules}; at most 200 rules, 8 levels, 65536 bytes, selectors of 512 characters */
+                        extract_rules?: {
+                            [key: string]: unknown;
+                        } | string;
                     };
                 };
             };
@@ -1420,11 +1531,25 @@ export interface paths {
                                 html?: string;
                                 /** @description with include_markdown=true */
                                 markdown?: string;
+                                /** @description with formats=json: as /v1/extract answers it */
+                                json?: {
+                                    /** @description the object the schema describes, or each field of extract_rules */
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description fields the page does not state, rules that matched nothing */
+                                    warnings?: string[];
+                                };
                                 /** @description with include_sitemap=true (alias sitemap) */
                                 sitemap?: {
                                     source: string;
                                     totalLinks: number;
                                     links: string[];
+                                };
+                                /** @description with screenshot steps in actions */
+                                actions?: {
+                                    /** @description one per screenshot step, in order */
+                                    screenshots: string[];
                                 };
                                 /** @description what was cut, skipped or fell back */
                                 warnings: string[];
@@ -1532,6 +1657,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Bad Gateway */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
                 /** @description Service Unavailable */
                 503: {
                     headers: {
@@ -1571,12 +1708,23 @@ export interface paths {
                     markdown?: string;
                     /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
                     base_url?: string;
-                    /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
-                    custom_response?: unknown;
-                    /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
-                    custom_prompt?: string;
+                    /** @description comma-separated CSS selectors */
+                    remove_selectors?: string;
+                    remove_ads?: boolean | ("1" | "0");
+                    remove_cookie_banners?: boolean | ("1" | "0");
+                    /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
+                    block_resources?: string;
+                    /** @description comma-separated domains or patterns */
+                    block_urls?: string;
+                    /** @description seconds */
+                    delay?: number;
+                    wait_for_selector?: string;
                     /** @description http, https or socks5 proxy URL */
                     proxy?: string;
+                    /** @description CSS applied to the page after it loads */
+                    styles?: string;
+                    /** @description comma-separated CSS selectors made invisible, their layout kept */
+                    hide_selectors?: string;
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
@@ -1614,7 +1762,7 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
-                    /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                    /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
                     actions?: ({
                         /** @enum {string} */
                         type: "wait";
@@ -1653,6 +1801,10 @@ export interface paths {
                         /** @enum {string} */
                         type: "evaluate";
                         script: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "screenshot";
+                        full_page?: boolean;
                     })[] | string;
                     /** @description JavaScript run in the page after it loads */
                     scripts?: string;
@@ -1663,6 +1815,11 @@ export interface paths {
                     /** @description CSS selector scrolled into view */
                     scroll_into_view?: string;
                     ignore_missing_selectors?: boolean | ("1" | "0");
+                    wait_until?: string[];
+                    /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
+                    custom_response?: unknown;
+                    /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
+                    custom_prompt?: string;
                     is_async?: boolean | ("1" | "0");
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
@@ -1671,7 +1828,10 @@ export interface paths {
                     /** @description signed links: Unix seconds after which the link is refused, at most 31622400 s ahead */
                     expires?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1697,7 +1857,7 @@ export interface paths {
                                 emails: string[];
                                 /** @description found on the page (tel: links and text), E.164 */
                                 phoneNumbers: string[];
-                                /** @description present when the page was analyzed before it finished loading, or was read other than whole (cut at its element budget, no root element) */
+                                /** @description present when the page was analyzed before it finished loading, was read other than whole (cut at its element budget, no root element), or a custom field was left empty */
                                 warnings?: string[];
                             } & {
                                 [key: string]: string;
@@ -1812,7 +1972,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1827,12 +1990,23 @@ export interface paths {
                         markdown?: string;
                         /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
                         base_url?: string;
-                        /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
-                        custom_response?: unknown;
-                        /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
-                        custom_prompt?: string;
+                        /** @description comma-separated CSS selectors */
+                        remove_selectors?: string;
+                        remove_ads?: boolean | ("1" | "0");
+                        remove_cookie_banners?: boolean | ("1" | "0");
+                        /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
+                        block_resources?: string;
+                        /** @description comma-separated domains or patterns */
+                        block_urls?: string;
+                        /** @description seconds */
+                        delay?: number;
+                        wait_for_selector?: string;
                         /** @description http, https or socks5 proxy URL */
                         proxy?: string;
+                        /** @description CSS applied to the page after it loads */
+                        styles?: string;
+                        /** @description comma-separated CSS selectors made invisible, their layout kept */
+                        hide_selectors?: string;
                         cache?: boolean | ("1" | "0");
                         /** @description seconds */
                         cache_ttl?: number;
@@ -1871,7 +2045,7 @@ export interface paths {
                         reduced_motion?: boolean | ("1" | "0");
                         /** @enum {unknown} */
                         media_type?: "screen" | "print";
-                        /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                        /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
                         actions?: ({
                             /** @enum {string} */
                             type: "wait";
@@ -1910,6 +2084,10 @@ export interface paths {
                             /** @enum {string} */
                             type: "evaluate";
                             script: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "screenshot";
+                            full_page?: boolean;
                         })[] | string;
                         /** @description JavaScript run in the page after it loads */
                         scripts?: string;
@@ -1920,6 +2098,11 @@ export interface paths {
                         /** @description CSS selector scrolled into view */
                         scroll_into_view?: string;
                         ignore_missing_selectors?: boolean | ("1" | "0");
+                        wait_until?: string[];
+                        /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
+                        custom_response?: unknown;
+                        /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
+                        custom_prompt?: string;
                         is_async?: boolean | ("1" | "0");
                         /** @description http(s) URL that receives the signed job record */
                         webhook_url?: string;
@@ -1947,7 +2130,7 @@ export interface paths {
                                 emails: string[];
                                 /** @description found on the page (tel: links and text), E.164 */
                                 phoneNumbers: string[];
-                                /** @description present when the page was analyzed before it finished loading, or was read other than whole (cut at its element budget, no root element) */
+                                /** @description present when the page was analyzed before it finished loading, was read other than whole (cut at its element budget, no root element), or a custom field was left empty */
                                 warnings?: string[];
                             } & {
                                 [key: string]: string;
@@ -2075,6 +2258,587 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/extract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page as JSON, by a JSON Schema or selector rules */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                    url?: string;
+                    /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                    html?: string;
+                    /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                    markdown?: string;
+                    /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                    base_url?: string;
+                    /** @description comma-separated CSS selectors */
+                    remove_selectors?: string;
+                    remove_ads?: boolean | ("1" | "0");
+                    remove_cookie_banners?: boolean | ("1" | "0");
+                    /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
+                    block_resources?: string;
+                    /** @description comma-separated domains or patterns */
+                    block_urls?: string;
+                    /** @description seconds */
+                    delay?: number;
+                    wait_for_selector?: string;
+                    /** @description http, https or socks5 proxy URL */
+                    proxy?: string;
+                    /** @description CSS applied to the page after it loads */
+                    styles?: string;
+                    /** @description comma-separated CSS selectors made invisible, their layout kept */
+                    hide_selectors?: string;
+                    cache?: boolean | ("1" | "0");
+                    /** @description seconds */
+                    cache_ttl?: number;
+                    /** @description the browser’s User-Agent */
+                    user_agent?: string;
+                    /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                    headers?: {
+                        [key: string]: string;
+                    } | string;
+                    /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                    cookies?: {
+                        name: string;
+                        value: string;
+                        domain?: string;
+                        path?: string;
+                        secure?: boolean;
+                        httpOnly?: boolean;
+                        /** @enum {unknown} */
+                        sameSite?: "Strict" | "Lax" | "None";
+                        /** @description Unix seconds */
+                        expires?: number;
+                    }[] | string;
+                    /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                    authorization?: string;
+                    /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                    accept_language?: string;
+                    /** @description an IANA time zone, as Europe/Zurich */
+                    time_zone?: string;
+                    /** @description degrees */
+                    geolocation_latitude?: number;
+                    /** @description degrees */
+                    geolocation_longitude?: number;
+                    /** @description metres, default 0 */
+                    geolocation_accuracy?: number;
+                    dark_mode?: boolean | ("1" | "0");
+                    reduced_motion?: boolean | ("1" | "0");
+                    media_type?: "screen" | "print";
+                    /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
+                    actions?: ({
+                        /** @enum {string} */
+                        type: "wait";
+                        milliseconds: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "wait_for_selector";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "click";
+                        selector: string;
+                        all?: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "hover";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "type";
+                        selector: string;
+                        text: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "press";
+                        key: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "scroll";
+                        /** @enum {unknown} */
+                        direction?: "down" | "up";
+                        /** @description CSS pixels */
+                        amount?: number;
+                        selector?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "evaluate";
+                        script: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "screenshot";
+                        full_page?: boolean;
+                    })[] | string;
+                    /** @description JavaScript run in the page after it loads */
+                    scripts?: string;
+                    /** @description CSS selector clicked */
+                    click?: string;
+                    /** @description CSS selector hovered */
+                    hover?: string;
+                    /** @description CSS selector scrolled into view */
+                    scroll_into_view?: string;
+                    ignore_missing_selectors?: boolean | ("1" | "0");
+                    wait_until?: string[];
+                    /** @description a JSON Schema of the answer: an object schema; keywords type (nullable as ["string","null"]), properties, required, items, enum, description, title, format, additionalProperties; at most 65536 bytes, 16 levels and 500 properties */
+                    schema?: {
+                        [key: string]: unknown;
+                    } | string;
+                    /** @description with schema: what the model should look for (the built-in extractor, without a model, reads no prompt) */
+                    prompt?: string;
+                    /** @description field name → CSS selector (its text), or → {selector, type: text|html|attribute|list|object, attribute, output: nested rules}; at most 200 rules, 8 levels, 65536 bytes, selectors of 512 characters */
+                    extract_rules?: {
+                        [key: string]: unknown;
+                    } | string;
+                    is_async?: boolean | ("1" | "0");
+                    /** @description http(s) URL that receives the signed job record */
+                    webhook_url?: string;
+                };
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @description each field of extract_rules (a string, an object, a list, or null when its selector matched nothing), or the object the schema describes */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /** @description rules that matched nothing, fields the page does not state, lists that were cut, pages that did not finish loading */
+                            warnings?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            job_id: string;
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description path of GET /jobs/{job_id} */
+                            status_url: string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Insufficient credits */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Method Not Allowed */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Internal Error: timeout | Internal Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Bad Gateway */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** A page as JSON, by a JSON Schema or selector rules */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description URL of the page (http or https); exactly one of url, html, markdown */
+                        url?: string;
+                        /** @description the page itself, a whole HTML document or a fragment, instead of url (exactly one of url, html, markdown); bounded by the body limit, or the URL length in a query string */
+                        html?: string;
+                        /** @description the page as Markdown, rendered with a readable light and dark stylesheet, instead of url (exactly one of url, html, markdown); bounded as html */
+                        markdown?: string;
+                        /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
+                        base_url?: string;
+                        /** @description comma-separated CSS selectors */
+                        remove_selectors?: string;
+                        remove_ads?: boolean | ("1" | "0");
+                        remove_cookie_banners?: boolean | ("1" | "0");
+                        /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
+                        block_resources?: string;
+                        /** @description comma-separated domains or patterns */
+                        block_urls?: string;
+                        /** @description seconds */
+                        delay?: number;
+                        wait_for_selector?: string;
+                        /** @description http, https or socks5 proxy URL */
+                        proxy?: string;
+                        /** @description CSS applied to the page after it loads */
+                        styles?: string;
+                        /** @description comma-separated CSS selectors made invisible, their layout kept */
+                        hide_selectors?: string;
+                        cache?: boolean | ("1" | "0");
+                        /** @description seconds */
+                        cache_ttl?: number;
+                        /** @description the browser’s User-Agent */
+                        user_agent?: string;
+                        /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                        headers?: {
+                            [key: string]: string;
+                        } | string;
+                        /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                        cookies?: {
+                            name: string;
+                            value: string;
+                            domain?: string;
+                            path?: string;
+                            secure?: boolean;
+                            httpOnly?: boolean;
+                            /** @enum {unknown} */
+                            sameSite?: "Strict" | "Lax" | "None";
+                            /** @description Unix seconds */
+                            expires?: number;
+                        }[] | string;
+                        /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                        authorization?: string;
+                        /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                        accept_language?: string;
+                        /** @description an IANA time zone, as Europe/Zurich */
+                        time_zone?: string;
+                        /** @description degrees */
+                        geolocation_latitude?: number;
+                        /** @description degrees */
+                        geolocation_longitude?: number;
+                        /** @description metres, default 0 */
+                        geolocation_accuracy?: number;
+                        dark_mode?: boolean | ("1" | "0");
+                        reduced_motion?: boolean | ("1" | "0");
+                        /** @enum {unknown} */
+                        media_type?: "screen" | "print";
+                        /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
+                        actions?: ({
+                            /** @enum {string} */
+                            type: "wait";
+                            milliseconds: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "wait_for_selector";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "click";
+                            selector: string;
+                            all?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            type: "hover";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "type";
+                            selector: string;
+                            text: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "press";
+                            key: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "scroll";
+                            /** @enum {unknown} */
+                            direction?: "down" | "up";
+                            /** @description CSS pixels */
+                            amount?: number;
+                            selector?: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "evaluate";
+                            script: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "screenshot";
+                            full_page?: boolean;
+                        })[] | string;
+                        /** @description JavaScript run in the page after it loads */
+                        scripts?: string;
+                        /** @description CSS selector clicked */
+                        click?: string;
+                        /** @description CSS selector hovered */
+                        hover?: string;
+                        /** @description CSS selector scrolled into view */
+                        scroll_into_view?: string;
+                        ignore_missing_selectors?: boolean | ("1" | "0");
+                        wait_until?: string[];
+                        /** @description a JSON Schema of the answer: an object schema; keywords type (nullable as ["string","null"]), properties, required, items, enum, description, title, format, additionalProperties; at most 65536 bytes, 16 levels and 500 properties */
+                        schema?: {
+                            [key: string]: unknown;
+                        } | string;
+                        /** @description with schema: what the model should look for (the built-in extractor, without a model, reads no prompt) */
+                        prompt?: string;
+                        /** @description field name → CSS selector (its text), or → {selector, type: text|html|attribute|list|object, attribute, output: nested rules}; at most 200 rules, 8 levels, 65536 bytes, selectors of 512 characters */
+                        extract_rules?: {
+                            [key: string]: unknown;
+                        } | string;
+                        is_async?: boolean | ("1" | "0");
+                        /** @description http(s) URL that receives the signed job record */
+                        webhook_url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @description each field of extract_rules (a string, an object, a list, or null when its selector matched nothing), or the object the schema describes */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /** @description rules that matched nothing, fields the page does not state, lists that were cut, pages that did not finish loading */
+                            warnings?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            job_id: string;
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description path of GET /jobs/{job_id} */
+                            status_url: string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Insufficient credits */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Method Not Allowed */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Internal Error: timeout | Internal Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Bad Gateway */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/website/crawler": {
         parameters: {
             query?: never;
@@ -2094,7 +2858,10 @@ export interface paths {
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2233,6 +3000,1662 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crawl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Starts a crawl of a whole site; 1 credit per page fetched */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the start page, http or https */
+                    url: string;
+                    /** @description pages at most, default 100 (CRAWL_MAX_PAGES caps it) */
+                    limit?: number;
+                    /** @description links followed from the start page at most, default 10 */
+                    max_depth?: number;
+                    /** @description path patterns with `*` wildcards (`/blog/*`), matched against the whole path; a page must match one of them (default: any) */
+                    include_paths?: string[];
+                    /** @description path patterns with `*` wildcards (`/blog/*`), matched against the whole path; a page must match none of them */
+                    exclude_paths?: string[];
+                    allow_subdomains?: boolean | ("1" | "0");
+                    allow_external?: boolean | ("1" | "0");
+                    /** @description include: the sitemap's pages beside the links; skip: links only; only: the sitemap's pages only */
+                    sitemap?: "include" | "skip" | "only";
+                    ignore_query_params?: boolean | ("1" | "0");
+                    respect_robots?: boolean | ("1" | "0");
+                    /** @description seconds between two pages of one host, default 0 */
+                    delay?: number;
+                    /** @description pages of this crawl at once, default 5 (CRAWL_MAX_CONCURRENCY caps it) */
+                    max_concurrency?: number;
+                    /** @description what each page keeps, default markdown and metadata; screenshot: a hosted link to a PNG of the page, taken in the same render; json: its structured data by schema or extract_rules */
+                    formats?: ("markdown" | "html" | "metadata" | "links" | "screenshot" | "json")[];
+                    full_page?: boolean | ("1" | "0");
+                    use_defuddle?: boolean | ("1" | "0");
+                    /** @description a JSON Schema of the answer: an object schema; keywords type (nullable as ["string","null"]), properties, required, items, enum, description, title, format, additionalProperties; at most 65536 bytes, 16 levels and 500 properties */
+                    schema?: {
+                        [key: string]: unknown;
+                    } | string;
+                    /** @description with schema: what the model should look for (the built-in extractor, without a model, reads no prompt) */
+                    prompt?: string;
+                    /** @description field name → CSS selector (its text), or → {selector, type: text|html|attribute|list|object, attribute, output: nested rules}; at most 200 rules, 8 levels, 65536 bytes, selectors of 512 characters */
+                    extract_rules?: {
+                        [key: string]: unknown;
+                    } | string;
+                    /** @description comma-separated CSS selectors */
+                    remove_selectors?: string;
+                    remove_ads?: boolean | ("1" | "0");
+                    /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
+                    block_resources?: string;
+                    /** @description comma-separated domains or patterns */
+                    block_urls?: string;
+                    wait_for_selector?: string;
+                    /** @description http, https or socks5 proxy URL */
+                    proxy?: string;
+                    /** @description CSS applied to the page after it loads */
+                    styles?: string;
+                    /** @description comma-separated CSS selectors made invisible, their layout kept */
+                    hide_selectors?: string;
+                    /** @description the browser’s User-Agent */
+                    user_agent?: string;
+                    /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                    headers?: {
+                        [key: string]: string;
+                    } | string;
+                    /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                    cookies?: {
+                        name: string;
+                        value: string;
+                        domain?: string;
+                        path?: string;
+                        secure?: boolean;
+                        httpOnly?: boolean;
+                        /** @enum {unknown} */
+                        sameSite?: "Strict" | "Lax" | "None";
+                        /** @description Unix seconds */
+                        expires?: number;
+                    }[] | string;
+                    /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                    authorization?: string;
+                    /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                    accept_language?: string;
+                    /** @description an IANA time zone, as Europe/Zurich */
+                    time_zone?: string;
+                    /** @description degrees */
+                    geolocation_latitude?: number;
+                    /** @description degrees */
+                    geolocation_longitude?: number;
+                    /** @description metres, default 0 */
+                    geolocation_accuracy?: number;
+                    dark_mode?: boolean | ("1" | "0");
+                    reduced_motion?: boolean | ("1" | "0");
+                    media_type?: "screen" | "print";
+                    /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
+                    actions?: ({
+                        /** @enum {string} */
+                        type: "wait";
+                        milliseconds: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "wait_for_selector";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "click";
+                        selector: string;
+                        all?: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "hover";
+                        selector: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "type";
+                        selector: string;
+                        text: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "press";
+                        key: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "scroll";
+                        /** @enum {unknown} */
+                        direction?: "down" | "up";
+                        /** @description CSS pixels */
+                        amount?: number;
+                        selector?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "evaluate";
+                        script: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "screenshot";
+                        full_page?: boolean;
+                    })[] | string;
+                    /** @description JavaScript run in the page after it loads */
+                    scripts?: string;
+                    /** @description CSS selector clicked */
+                    click?: string;
+                    /** @description CSS selector hovered */
+                    hover?: string;
+                    /** @description CSS selector scrolled into view */
+                    scroll_into_view?: string;
+                    ignore_missing_selectors?: boolean | ("1" | "0");
+                    wait_until?: string[];
+                    /** @description http(s) URL that receives crawl.started, crawl.page, crawl.completed and crawl.failed */
+                    webhook_url?: string;
+                };
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            crawl_id: string;
+                            /** @enum {unknown} */
+                            status: "queued" | "running" | "completed" | "cancelled" | "failed" | "stopped";
+                            /** @description where to poll the crawl */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Insufficient credits */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Method Not Allowed */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Internal Error: timeout | Internal Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Starts a crawl of a whole site; 1 credit per page fetched */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the start page, http or https */
+                        url: string;
+                        /** @description pages at most, default 100 (CRAWL_MAX_PAGES caps it) */
+                        limit?: number;
+                        /** @description links followed from the start page at most, default 10 */
+                        max_depth?: number;
+                        /** @description path patterns with `*` wildcards (`/blog/*`), matched against the whole path; a page must match one of them (default: any) */
+                        include_paths?: string[];
+                        /** @description path patterns with `*` wildcards (`/blog/*`), matched against the whole path; a page must match none of them */
+                        exclude_paths?: string[];
+                        allow_subdomains?: boolean | ("1" | "0");
+                        allow_external?: boolean | ("1" | "0");
+                        /**
+                         * @description include: the sitemap's pages beside the links; skip: links only; only: the sitemap's pages only
+                         * @default include
+                         * @enum {unknown}
+                         */
+                        sitemap?: "include" | "skip" | "only";
+                        ignore_query_params?: boolean | ("1" | "0");
+                        respect_robots?: boolean | ("1" | "0");
+                        /** @description seconds between two pages of one host, default 0 */
+                        delay?: number;
+                        /** @description pages of this crawl at once, default 5 (CRAWL_MAX_CONCURRENCY caps it) */
+                        max_concurrency?: number;
+                        /** @description what each page keeps, default markdown and metadata; screenshot: a hosted link to a PNG of the page, taken in the same render; json: its structured data by schema or extract_rules */
+                        formats?: ("markdown" | "html" | "metadata" | "links" | "screenshot" | "json")[];
+                        full_page?: boolean | ("1" | "0");
+                        use_defuddle?: boolean | ("1" | "0");
+                        /** @description a JSON Schema of the answer: an object schema; keywords type (nullable as ["string","null"]), properties, required, items, enum, description, title, format, additionalProperties; at most 65536 bytes, 16 levels and 500 properties */
+                        schema?: {
+                            [key: string]: unknown;
+                        } | string;
+                        /** @description with schema: what the model should look for (the built-in extractor, without a model, reads no prompt) */
+                        prompt?: string;
+                        /** @description field name → CSS selector (its text), or → {selector, type: text|html|attribute|list|object, attribute, output: nested rules}; at most 200 rules, 8 levels, 65536 bytes, selectors of 512 characters */
+                        extract_rules?: {
+                            [key: string]: unknown;
+                        } | string;
+                        /** @description comma-separated CSS selectors */
+                        remove_selectors?: string;
+                        remove_ads?: boolean | ("1" | "0");
+                        /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
+                        block_resources?: string;
+                        /** @description comma-separated domains or patterns */
+                        block_urls?: string;
+                        wait_for_selector?: string;
+                        /** @description http, https or socks5 proxy URL */
+                        proxy?: string;
+                        /** @description CSS applied to the page after it loads */
+                        styles?: string;
+                        /** @description comma-separated CSS selectors made invisible, their layout kept */
+                        hide_selectors?: string;
+                        /** @description the browser’s User-Agent */
+                        user_agent?: string;
+                        /** @description extra request headers, sent to the target's origin only: an object of name → value, or "Name: value" lines; at most 30 */
+                        headers?: {
+                            [key: string]: string;
+                        } | string;
+                        /** @description cookies set for the target's host before it loads: a list of {name, value, domain?, path?, secure?, httpOnly?, sameSite?, expires?}, or "name=value; ..." text; at most 50 */
+                        cookies?: {
+                            name: string;
+                            value: string;
+                            domain?: string;
+                            path?: string;
+                            secure?: boolean;
+                            httpOnly?: boolean;
+                            /** @enum {unknown} */
+                            sameSite?: "Strict" | "Lax" | "None";
+                            /** @description Unix seconds */
+                            expires?: number;
+                        }[] | string;
+                        /** @description the Authorization header's value (Basic ..., Bearer ...), sent to the target's origin only */
+                        authorization?: string;
+                        /** @description languages for Accept-Language (weighed by the browser) and navigator.language, as fr-CH,fr,en */
+                        accept_language?: string;
+                        /** @description an IANA time zone, as Europe/Zurich */
+                        time_zone?: string;
+                        /** @description degrees */
+                        geolocation_latitude?: number;
+                        /** @description degrees */
+                        geolocation_longitude?: number;
+                        /** @description metres, default 0 */
+                        geolocation_accuracy?: number;
+                        dark_mode?: boolean | ("1" | "0");
+                        reduced_motion?: boolean | ("1" | "0");
+                        /** @enum {unknown} */
+                        media_type?: "screen" | "print";
+                        /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
+                        actions?: ({
+                            /** @enum {string} */
+                            type: "wait";
+                            milliseconds: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "wait_for_selector";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "click";
+                            selector: string;
+                            all?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            type: "hover";
+                            selector: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "type";
+                            selector: string;
+                            text: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "press";
+                            key: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "scroll";
+                            /** @enum {unknown} */
+                            direction?: "down" | "up";
+                            /** @description CSS pixels */
+                            amount?: number;
+                            selector?: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "evaluate";
+                            script: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "screenshot";
+                            full_page?: boolean;
+                        })[] | string;
+                        /** @description JavaScript run in the page after it loads */
+                        scripts?: string;
+                        /** @description CSS selector clicked */
+                        click?: string;
+                        /** @description CSS selector hovered */
+                        hover?: string;
+                        /** @description CSS selector scrolled into view */
+                        scroll_into_view?: string;
+                        ignore_missing_selectors?: boolean | ("1" | "0");
+                        wait_until?: string[];
+                        /** @description http(s) URL that receives crawl.started, crawl.page, crawl.completed and crawl.failed */
+                        webhook_url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            crawl_id: string;
+                            /** @enum {unknown} */
+                            status: "queued" | "running" | "completed" | "cancelled" | "failed" | "stopped";
+                            /** @description where to poll the crawl */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Insufficient credits */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Method Not Allowed */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Internal Error: timeout | Internal Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crawl/{crawl_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A crawl, its counts and its pages so far, paginated (free) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description from `next`; default: the first */
+                    cursor?: string;
+                    /** @description pages at most, default 20 */
+                    limit?: number;
+                    access_key?: string;
+                };
+                header?: never;
+                path: {
+                    crawl_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            crawl_id: string;
+                            /** @enum {unknown} */
+                            status: "queued" | "running" | "completed" | "cancelled" | "failed" | "stopped";
+                            /** @description why a stopped crawl stopped: payment_required, key_withdrawn */
+                            stop_reason: string | null;
+                            /** @description the start page */
+                            url: string;
+                            formats: ("markdown" | "html" | "metadata" | "links" | "screenshot" | "json")[];
+                            created_at: string;
+                            finished_at: string | null;
+                            /** @description when the record and its pages are deleted; set when the crawl ends */
+                            expires_at: string | null;
+                            counts: {
+                                /** @description pages taken into the frontier (at most `limit`) */
+                                discovered: number;
+                                completed: number;
+                                /** @description pages that answered 4xx or 5xx, or could not be loaded */
+                                failed: number;
+                                /** @description pages robots.txt disallowed, or that redirected outside the crawl */
+                                skipped: number;
+                                /** @description one per completed page */
+                                credits_used: number;
+                                /** @description pages being fetched now; a cancelled or stopped crawl finishes these (and bills them) after it ends */
+                                running: number;
+                            };
+                            /** @description finished pages after `cursor`, in the order they finished */
+                            pages: {
+                                url: string;
+                                /** @description where the page landed after redirects, when elsewhere */
+                                final_url?: string;
+                                /** @enum {unknown} */
+                                status: "completed" | "failed" | "skipped";
+                                status_code: number | null;
+                                /** @description links followed from the start page */
+                                depth: number;
+                                error?: string;
+                                markdown?: string;
+                                html?: string;
+                                metadata?: {
+                                    title: string;
+                                    description: string;
+                                    favicon: string;
+                                    ogImage: string;
+                                    language: string;
+                                    canonicalUrl: string;
+                                    siteName: string;
+                                    author: string;
+                                    publishedTime: string;
+                                };
+                                links?: string[];
+                                /** @description with formats=json: as /v1/extract answers it */
+                                json?: {
+                                    /** @description the object the schema describes, or each field of extract_rules */
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description fields the page does not state, rules that matched nothing */
+                                    warnings?: string[];
+                                };
+                                /** @description with the screenshot format: hosted, signed link to a PNG of the page, valid FILE_URL_TTL_SECONDS from this answer; each read signs a fresh one */
+                                screenshot?: string;
+                                warnings?: string[];
+                            }[];
+                            /** @description the URL of the next pages; null when none has finished past these yet */
+                            next: string | null;
+                            /** @description the cursor `next` carries */
+                            cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Cancels a crawl: no page starts after it; pages running finish and are billed (free) */
+        delete: {
+            parameters: {
+                query?: {
+                    /** @description from `next`; default: the first */
+                    cursor?: string;
+                    /** @description pages at most, default 20 */
+                    limit?: number;
+                    access_key?: string;
+                };
+                header?: never;
+                path: {
+                    crawl_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            crawl_id: string;
+                            /** @enum {unknown} */
+                            status: "queued" | "running" | "completed" | "cancelled" | "failed" | "stopped";
+                            /** @description why a stopped crawl stopped: payment_required, key_withdrawn */
+                            stop_reason: string | null;
+                            /** @description the start page */
+                            url: string;
+                            formats: ("markdown" | "html" | "metadata" | "links" | "screenshot" | "json")[];
+                            created_at: string;
+                            finished_at: string | null;
+                            /** @description when the record and its pages are deleted; set when the crawl ends */
+                            expires_at: string | null;
+                            counts: {
+                                /** @description pages taken into the frontier (at most `limit`) */
+                                discovered: number;
+                                completed: number;
+                                /** @description pages that answered 4xx or 5xx, or could not be loaded */
+                                failed: number;
+                                /** @description pages robots.txt disallowed, or that redirected outside the crawl */
+                                skipped: number;
+                                /** @description one per completed page */
+                                credits_used: number;
+                                /** @description pages being fetched now; a cancelled or stopped crawl finishes these (and bills them) after it ends */
+                                running: number;
+                            };
+                            /** @description finished pages after `cursor`, in the order they finished */
+                            pages: {
+                                url: string;
+                                /** @description where the page landed after redirects, when elsewhere */
+                                final_url?: string;
+                                /** @enum {unknown} */
+                                status: "completed" | "failed" | "skipped";
+                                status_code: number | null;
+                                /** @description links followed from the start page */
+                                depth: number;
+                                error?: string;
+                                markdown?: string;
+                                html?: string;
+                                metadata?: {
+                                    title: string;
+                                    description: string;
+                                    favicon: string;
+                                    ogImage: string;
+                                    language: string;
+                                    canonicalUrl: string;
+                                    siteName: string;
+                                    author: string;
+                                    publishedTime: string;
+                                };
+                                links?: string[];
+                                /** @description with formats=json: as /v1/extract answers it */
+                                json?: {
+                                    /** @description the object the schema describes, or each field of extract_rules */
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description fields the page does not state, rules that matched nothing */
+                                    warnings?: string[];
+                                };
+                                /** @description with the screenshot format: hosted, signed link to a PNG of the page, valid FILE_URL_TTL_SECONDS from this answer; each read signs a fresh one */
+                                screenshot?: string;
+                                warnings?: string[];
+                            }[];
+                            /** @description the URL of the next pages; null when none has finished past these yet */
+                            next: string | null;
+                            /** @description the cursor `next` carries */
+                            cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Conflict | Cancelled */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A site's URLs from its sitemaps and start page, without rendering */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the start page, http or https */
+                    url: string;
+                    /** @description only URLs containing one of these words (at most 10, any case), most words first */
+                    search?: string;
+                    /** @description URLs returned at most, default 1000 */
+                    limit?: number;
+                    include_subdomains?: boolean | ("1" | "0");
+                    /** @description include (default): sitemaps and the start page; only: sitemaps; skip: the start page */
+                    sitemap?: "include" | "only" | "skip";
+                    ignore_query_parameters?: boolean | ("1" | "0");
+                    cache?: boolean | ("1" | "0");
+                    /** @description seconds */
+                    cache_ttl?: number;
+                    is_async?: boolean | ("1" | "0");
+                    /** @description http(s) URL that receives the signed job record */
+                    webhook_url?: string;
+                };
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @description the start page first, then its links, then the sitemaps; with search, best match first */
+                            links: {
+                                url: string;
+                            }[];
+                            /** @description distinct URLs found that match, before limit */
+                            total: number;
+                            /** @description more URLs matched than limit allowed */
+                            truncated: boolean;
+                            /** @description what was cut, skipped or could not be read */
+                            warnings: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            job_id: string;
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description path of GET /jobs/{job_id} */
+                            status_url: string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Insufficient credits */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Method Not Allowed */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Internal Error: timeout | Internal Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** A site's URLs from its sitemaps and start page, without rendering */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the start page, http or https */
+                        url: string;
+                        /** @description only URLs containing one of these words (at most 10, any case), most words first */
+                        search?: string;
+                        /** @description URLs returned at most, default 1000 */
+                        limit?: number;
+                        include_subdomains?: boolean | ("1" | "0");
+                        /**
+                         * @description include (default): sitemaps and the start page; only: sitemaps; skip: the start page
+                         * @enum {unknown}
+                         */
+                        sitemap?: "include" | "only" | "skip";
+                        ignore_query_parameters?: boolean | ("1" | "0");
+                        cache?: boolean | ("1" | "0");
+                        /** @description seconds */
+                        cache_ttl?: number;
+                        is_async?: boolean | ("1" | "0");
+                        /** @description http(s) URL that receives the signed job record */
+                        webhook_url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @description the start page first, then its links, then the sitemaps; with search, best match first */
+                            links: {
+                                url: string;
+                            }[];
+                            /** @description distinct URLs found that match, before limit */
+                            total: number;
+                            /** @description more URLs matched than limit allowed */
+                            truncated: boolean;
+                            /** @description what was cut, skipped or could not be read */
+                            warnings: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            job_id: string;
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description path of GET /jobs/{job_id} */
+                            status_url: string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Insufficient credits */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Method Not Allowed */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Internal Error: timeout | Internal Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runs capture, content or analyze over many pages; 1 credit per item that succeeds */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description the endpoint each item is a call of
+                         * @enum {unknown}
+                         */
+                        engine: "capture" | "content" | "analyze" | "extract";
+                        urls: (string | ({
+                            url: string;
+                        } & {
+                            [key: string]: unknown;
+                        }))[];
+                        /** @description the engine's parameters (as its POST body takes them) for every item */
+                        options?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description items at once, default 5 (CRAWL_MAX_CONCURRENCY caps it) */
+                        max_concurrency?: number;
+                        /** @description http(s) URL that receives batch.started, batch.item, batch.completed and batch.failed */
+                        webhook_url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            batch_id: string;
+                            /** @enum {unknown} */
+                            status: "queued" | "running" | "completed" | "cancelled" | "failed" | "stopped";
+                            /** @description where to poll the batch */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Insufficient credits */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Internal Error: timeout | Internal Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batch/{batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A batch, its counts and its items so far, paginated (free) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description from `next`; default: the first */
+                    cursor?: string;
+                    /** @description items at most, default 20 */
+                    limit?: number;
+                    access_key?: string;
+                };
+                header?: never;
+                path: {
+                    batch_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            batch_id: string;
+                            /** @enum {unknown} */
+                            engine: "capture" | "content" | "analyze" | "extract";
+                            /** @enum {unknown} */
+                            status: "queued" | "running" | "completed" | "cancelled" | "failed" | "stopped";
+                            stop_reason: string | null;
+                            created_at: string;
+                            finished_at: string | null;
+                            expires_at: string | null;
+                            counts: {
+                                total: number;
+                                completed: number;
+                                failed: number;
+                                credits_used: number;
+                                running: number;
+                            };
+                            /** @description finished items after `cursor`, in the order they finished */
+                            items: {
+                                /** @description its place in `urls` */
+                                index: number;
+                                url: string;
+                                /** @enum {unknown} */
+                                status: "completed" | "failed";
+                                /** @description the answer's status its call would have had: 200, or the error's */
+                                status_code: number;
+                                error?: string;
+                                /** @description the body its call answers as a job's result: capture's JSON (a hosted link), or {success, data} */
+                                result?: unknown;
+                            }[];
+                            next: string | null;
+                            cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Cancels a batch: no item starts after it; items running finish and are billed (free) */
+        delete: {
+            parameters: {
+                query?: {
+                    /** @description from `next`; default: the first */
+                    cursor?: string;
+                    /** @description items at most, default 20 */
+                    limit?: number;
+                    access_key?: string;
+                };
+                header?: never;
+                path: {
+                    batch_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            batch_id: string;
+                            /** @enum {unknown} */
+                            engine: "capture" | "content" | "analyze" | "extract";
+                            /** @enum {unknown} */
+                            status: "queued" | "running" | "completed" | "cancelled" | "failed" | "stopped";
+                            stop_reason: string | null;
+                            created_at: string;
+                            finished_at: string | null;
+                            expires_at: string | null;
+                            counts: {
+                                total: number;
+                                completed: number;
+                                failed: number;
+                                credits_used: number;
+                                running: number;
+                            };
+                            /** @description finished items after `cursor`, in the order they finished */
+                            items: {
+                                /** @description its place in `urls` */
+                                index: number;
+                                url: string;
+                                /** @enum {unknown} */
+                                status: "completed" | "failed";
+                                /** @description the answer's status its call would have had: 200, or the error's */
+                                status_code: number;
+                                error?: string;
+                                /** @description the body its call answers as a job's result: capture's JSON (a hosted link), or {success, data} */
+                                result?: unknown;
+                            }[];
+                            next: string | null;
+                            cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Conflict | Cancelled */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -2586,6 +5009,7 @@ export interface paths {
                     /** @description comma-separated CSS selectors */
                     remove_selectors?: string;
                     remove_ads?: boolean | ("1" | "0");
+                    remove_cookie_banners?: boolean | ("1" | "0");
                     /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
                     block_resources?: string;
                     /** @description comma-separated domains or patterns */
@@ -2636,7 +5060,7 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
-                    /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                    /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
                     actions?: ({
                         /** @enum {string} */
                         type: "wait";
@@ -2675,6 +5099,10 @@ export interface paths {
                         /** @enum {string} */
                         type: "evaluate";
                         script: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "screenshot";
+                        full_page?: boolean;
                     })[] | string;
                     /** @description JavaScript run in the page after it loads */
                     scripts?: string;
@@ -2685,9 +5113,10 @@ export interface paths {
                     /** @description CSS selector scrolled into view */
                     scroll_into_view?: string;
                     ignore_missing_selectors?: boolean | ("1" | "0");
-                    format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf";
+                    format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf" | "mp4" | "webm" | "gif";
                     device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
                     full_page?: boolean | ("1" | "0");
+                    freeze_fixed?: boolean | ("1" | "0");
                     /** @description milliseconds, default 400 */
                     full_page_scroll_duration?: number;
                     /** @description pixels, default 1280 */
@@ -2733,6 +5162,10 @@ export interface paths {
                     pdf_header?: string;
                     /** @description HTML printed at the bottom of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
                     pdf_footer?: string;
+                    /** @description format=mp4|webm|gif: default records the page as it moves, scroll scrolls it top to bottom */
+                    scenario?: "default" | "scroll";
+                    /** @description format=mp4|webm|gif: seconds, default 5 */
+                    duration?: number;
                     s3_url?: boolean | ("1" | "0");
                     s3_access_key_id?: string;
                     s3_secret_key?: string;
@@ -2747,15 +5180,17 @@ export interface paths {
                     full_page_scroll?: boolean | ("1" | "0");
                     image_quality?: number;
                     wait_until?: "domcontentloaded" | "load" | "networkidle0" | "networkidle2";
-                    remove_cookie_banners?: boolean | ("1" | "0");
                 };
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description The image or PDF (response_type=image), or JSON (response_type=json|base64, s3_url=true) */
+                /** @description The image, PDF or recording (response_type=image), or JSON (response_type=json|base64, s3_url=true) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2766,6 +5201,9 @@ export interface paths {
                         "image/webp": string;
                         "image/avif": string;
                         "application/pdf": string;
+                        "video/mp4": string;
+                        "video/webm": string;
+                        "image/gif": string;
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
@@ -2780,6 +5218,11 @@ export interface paths {
                             base64?: string;
                             /** @description s3_url=true: the uploaded object's URL */
                             s3_url?: string;
+                            /** @description with screenshot steps in actions */
+                            actions?: {
+                                /** @description one per screenshot step, in order */
+                                screenshots: string[];
+                            };
                             /** @description present when the page was captured before it finished loading (also in x-webcap-warning) */
                             warnings?: string[];
                         };
@@ -2892,7 +5335,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2910,6 +5356,7 @@ export interface paths {
                         /** @description comma-separated CSS selectors */
                         remove_selectors?: string;
                         remove_ads?: boolean | ("1" | "0");
+                        remove_cookie_banners?: boolean | ("1" | "0");
                         /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
                         block_resources?: string;
                         /** @description comma-separated domains or patterns */
@@ -2961,7 +5408,7 @@ export interface paths {
                         reduced_motion?: boolean | ("1" | "0");
                         /** @enum {unknown} */
                         media_type?: "screen" | "print";
-                        /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                        /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
                         actions?: ({
                             /** @enum {string} */
                             type: "wait";
@@ -3000,6 +5447,10 @@ export interface paths {
                             /** @enum {string} */
                             type: "evaluate";
                             script: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "screenshot";
+                            full_page?: boolean;
                         })[] | string;
                         /** @description JavaScript run in the page after it loads */
                         scripts?: string;
@@ -3014,10 +5465,11 @@ export interface paths {
                          * @default png
                          * @enum {unknown}
                          */
-                        format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf";
+                        format?: "png" | "jpeg" | "jpg" | "webp" | "avif" | "pdf" | "mp4" | "webm" | "gif";
                         /** @enum {unknown} */
                         device?: "iphone_14_pro_max" | "iphone_14_pro" | "iphone_13_pro_max" | "iphone_13_mini" | "iphone_12" | "iphone_x" | "ipad" | "galaxy_s23_ultra" | "galaxy_s23" | "galaxy_s8" | "galaxy_fold4" | "pixel_7_pro" | "pixel_6a" | "pixel_5" | "redmi_note_12_pro" | "redmi_note_11" | "huawei_p60_pro" | "huawei_mate_50_pro";
                         full_page?: boolean | ("1" | "0");
+                        freeze_fixed?: boolean | ("1" | "0");
                         /** @description milliseconds, default 400 */
                         full_page_scroll_duration?: number;
                         /** @description pixels, default 1280 */
@@ -3066,6 +5518,13 @@ export interface paths {
                         pdf_header?: string;
                         /** @description HTML printed at the bottom of every page; spans of class pageNumber, totalPages, date, title and url are filled in; nothing is loaded (src, href, url(), @import are refused) */
                         pdf_footer?: string;
+                        /**
+                         * @description format=mp4|webm|gif: default records the page as it moves, scroll scrolls it top to bottom
+                         * @enum {unknown}
+                         */
+                        scenario?: "default" | "scroll";
+                        /** @description format=mp4|webm|gif: seconds, default 5 */
+                        duration?: number;
                         s3_url?: boolean | ("1" | "0");
                         s3_access_key_id?: string;
                         s3_secret_key?: string;
@@ -3086,12 +5545,11 @@ export interface paths {
                         image_quality?: number;
                         /** @enum {unknown} */
                         wait_until?: "domcontentloaded" | "load" | "networkidle0" | "networkidle2";
-                        remove_cookie_banners?: boolean | ("1" | "0");
                     };
                 };
             };
             responses: {
-                /** @description The image or PDF (response_type=image), or JSON (response_type=json|base64, s3_url=true) */
+                /** @description The image, PDF or recording (response_type=image), or JSON (response_type=json|base64, s3_url=true) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3102,6 +5560,9 @@ export interface paths {
                         "image/webp": string;
                         "image/avif": string;
                         "application/pdf": string;
+                        "video/mp4": string;
+                        "video/webm": string;
+                        "image/gif": string;
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
@@ -3116,6 +5577,11 @@ export interface paths {
                             base64?: string;
                             /** @description s3_url=true: the uploaded object's URL */
                             s3_url?: string;
+                            /** @description with screenshot steps in actions */
+                            actions?: {
+                                /** @description one per screenshot step, in order */
+                                screenshots: string[];
+                            };
                             /** @description present when the page was captured before it finished loading (also in x-webcap-warning) */
                             warnings?: string[];
                         };
@@ -3263,6 +5729,7 @@ export interface paths {
                     /** @description comma-separated CSS selectors */
                     remove_selectors?: string;
                     remove_ads?: boolean | ("1" | "0");
+                    remove_cookie_banners?: boolean | ("1" | "0");
                     /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
                     block_resources?: string;
                     /** @description comma-separated domains or patterns */
@@ -3313,7 +5780,7 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
-                    /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                    /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
                     actions?: ({
                         /** @enum {string} */
                         type: "wait";
@@ -3352,6 +5819,10 @@ export interface paths {
                         /** @enum {string} */
                         type: "evaluate";
                         script: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "screenshot";
+                        full_page?: boolean;
                     })[] | string;
                     /** @description JavaScript run in the page after it loads */
                     scripts?: string;
@@ -3372,13 +5843,15 @@ export interface paths {
                     webhook_url?: string;
                     wait_until?: "domcontentloaded" | "load" | "networkidle0" | "networkidle2";
                     selector?: string;
-                    remove_cookie_banners?: boolean | ("1" | "0");
                     /** @description pixels, default 1280 */
                     viewport_width?: number;
                     /** @description pixels, default 1024 */
                     viewport_height?: number;
                 };
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3418,11 +5891,25 @@ export interface paths {
                                 html?: string;
                                 /** @description with include_markdown=true */
                                 markdown?: string;
+                                /** @description with formats=json: as /v1/extract answers it */
+                                json?: {
+                                    /** @description the object the schema describes, or each field of extract_rules */
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description fields the page does not state, rules that matched nothing */
+                                    warnings?: string[];
+                                };
                                 /** @description with include_sitemap=true (alias sitemap) */
                                 sitemap?: {
                                     source: string;
                                     totalLinks: number;
                                     links: string[];
+                                };
+                                /** @description with screenshot steps in actions */
+                                actions?: {
+                                    /** @description one per screenshot step, in order */
+                                    screenshots: string[];
                                 };
                                 /** @description what was cut, skipped or fell back */
                                 warnings: string[];
@@ -3537,7 +6024,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3555,6 +6045,7 @@ export interface paths {
                         /** @description comma-separated CSS selectors */
                         remove_selectors?: string;
                         remove_ads?: boolean | ("1" | "0");
+                        remove_cookie_banners?: boolean | ("1" | "0");
                         /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
                         block_resources?: string;
                         /** @description comma-separated domains or patterns */
@@ -3606,7 +6097,7 @@ export interface paths {
                         reduced_motion?: boolean | ("1" | "0");
                         /** @enum {unknown} */
                         media_type?: "screen" | "print";
-                        /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                        /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
                         actions?: ({
                             /** @enum {string} */
                             type: "wait";
@@ -3645,6 +6136,10 @@ export interface paths {
                             /** @enum {string} */
                             type: "evaluate";
                             script: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "screenshot";
+                            full_page?: boolean;
                         })[] | string;
                         /** @description JavaScript run in the page after it loads */
                         scripts?: string;
@@ -3667,7 +6162,6 @@ export interface paths {
                         /** @enum {unknown} */
                         wait_until?: "domcontentloaded" | "load" | "networkidle0" | "networkidle2";
                         selector?: string;
-                        remove_cookie_banners?: boolean | ("1" | "0");
                         /** @description pixels, default 1280 */
                         viewport_width?: number;
                         /** @description pixels, default 1024 */
@@ -3710,11 +6204,25 @@ export interface paths {
                                 html?: string;
                                 /** @description with include_markdown=true */
                                 markdown?: string;
+                                /** @description with formats=json: as /v1/extract answers it */
+                                json?: {
+                                    /** @description the object the schema describes, or each field of extract_rules */
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description fields the page does not state, rules that matched nothing */
+                                    warnings?: string[];
+                                };
                                 /** @description with include_sitemap=true (alias sitemap) */
                                 sitemap?: {
                                     source: string;
                                     totalLinks: number;
                                     links: string[];
+                                };
+                                /** @description with screenshot steps in actions */
+                                actions?: {
+                                    /** @description one per screenshot step, in order */
+                                    screenshots: string[];
                                 };
                                 /** @description what was cut, skipped or fell back */
                                 warnings: string[];
@@ -3861,12 +6369,23 @@ export interface paths {
                     markdown?: string;
                     /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
                     base_url?: string;
-                    /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
-                    custom_response?: unknown;
-                    /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
-                    custom_prompt?: string;
+                    /** @description comma-separated CSS selectors */
+                    remove_selectors?: string;
+                    remove_ads?: boolean | ("1" | "0");
+                    remove_cookie_banners?: boolean | ("1" | "0");
+                    /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
+                    block_resources?: string;
+                    /** @description comma-separated domains or patterns */
+                    block_urls?: string;
+                    /** @description seconds */
+                    delay?: number;
+                    wait_for_selector?: string;
                     /** @description http, https or socks5 proxy URL */
                     proxy?: string;
+                    /** @description CSS applied to the page after it loads */
+                    styles?: string;
+                    /** @description comma-separated CSS selectors made invisible, their layout kept */
+                    hide_selectors?: string;
                     cache?: boolean | ("1" | "0");
                     /** @description seconds */
                     cache_ttl?: number;
@@ -3904,7 +6423,7 @@ export interface paths {
                     dark_mode?: boolean | ("1" | "0");
                     reduced_motion?: boolean | ("1" | "0");
                     media_type?: "screen" | "print";
-                    /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                    /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
                     actions?: ({
                         /** @enum {string} */
                         type: "wait";
@@ -3943,6 +6462,10 @@ export interface paths {
                         /** @enum {string} */
                         type: "evaluate";
                         script: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "screenshot";
+                        full_page?: boolean;
                     })[] | string;
                     /** @description JavaScript run in the page after it loads */
                     scripts?: string;
@@ -3953,11 +6476,19 @@ export interface paths {
                     /** @description CSS selector scrolled into view */
                     scroll_into_view?: string;
                     ignore_missing_selectors?: boolean | ("1" | "0");
+                    wait_until?: string[];
+                    /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
+                    custom_response?: unknown;
+                    /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
+                    custom_prompt?: string;
                     is_async?: boolean | ("1" | "0");
                     /** @description http(s) URL that receives the signed job record */
                     webhook_url?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3983,7 +6514,7 @@ export interface paths {
                                 emails: string[];
                                 /** @description found on the page (tel: links and text), E.164 */
                                 phoneNumbers: string[];
-                                /** @description present when the page was analyzed before it finished loading, or was read other than whole (cut at its element budget, no root element) */
+                                /** @description present when the page was analyzed before it finished loading, was read other than whole (cut at its element budget, no root element), or a custom field was left empty */
                                 warnings?: string[];
                             } & {
                                 [key: string]: string;
@@ -4098,7 +6629,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description with is_async=true (and on a crawl or batch): 1 to 255 printable ASCII characters naming the submission; sent again within 24 hours with the same parameters, it answers the first job, crawl or batch (Idempotent-Replayed: true) instead of starting another; with other parameters it is a 400 */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -4113,12 +6647,23 @@ export interface paths {
                         markdown?: string;
                         /** @description with html or markdown: the http(s) URL the page is served at, which its relative links and subresources resolve against; default http://webcap.invalid/, which reaches no network */
                         base_url?: string;
-                        /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
-                        custom_response?: unknown;
-                        /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
-                        custom_prompt?: string;
+                        /** @description comma-separated CSS selectors */
+                        remove_selectors?: string;
+                        remove_ads?: boolean | ("1" | "0");
+                        remove_cookie_banners?: boolean | ("1" | "0");
+                        /** @description comma-separated: document, stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, websocket, manifest, other */
+                        block_resources?: string;
+                        /** @description comma-separated domains or patterns */
+                        block_urls?: string;
+                        /** @description seconds */
+                        delay?: number;
+                        wait_for_selector?: string;
                         /** @description http, https or socks5 proxy URL */
                         proxy?: string;
+                        /** @description CSS applied to the page after it loads */
+                        styles?: string;
+                        /** @description comma-separated CSS selectors made invisible, their layout kept */
+                        hide_selectors?: string;
                         cache?: boolean | ("1" | "0");
                         /** @description seconds */
                         cache_ttl?: number;
@@ -4157,7 +6702,7 @@ export interface paths {
                         reduced_motion?: boolean | ("1" | "0");
                         /** @enum {unknown} */
                         media_type?: "screen" | "print";
-                        /** @description at most 50 steps run in order after the page loads (docs/capture.md) */
+                        /** @description at most 50 steps run in order after the page loads, at most 10 of them screenshots (docs/capture.md) */
                         actions?: ({
                             /** @enum {string} */
                             type: "wait";
@@ -4196,6 +6741,10 @@ export interface paths {
                             /** @enum {string} */
                             type: "evaluate";
                             script: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "screenshot";
+                            full_page?: boolean;
                         })[] | string;
                         /** @description JavaScript run in the page after it loads */
                         scripts?: string;
@@ -4206,6 +6755,11 @@ export interface paths {
                         /** @description CSS selector scrolled into view */
                         scroll_into_view?: string;
                         ignore_missing_selectors?: boolean | ("1" | "0");
+                        wait_until?: string[];
+                        /** @description extra fields of the answer, name → meaning: a JSON object in a body, a JSON-stringified object in a query string; at most 20 fields, names are identifiers of at most 64 characters, meanings strings of at most 500 */
+                        custom_response?: unknown;
+                        /** @description extra instructions for a model analyzer; cannot change the answer’s fields */
+                        custom_prompt?: string;
                         is_async?: boolean | ("1" | "0");
                         /** @description http(s) URL that receives the signed job record */
                         webhook_url?: string;
@@ -4234,7 +6788,7 @@ export interface paths {
                                 emails: string[];
                                 /** @description found on the page (tel: links and text), E.164 */
                                 phoneNumbers: string[];
-                                /** @description present when the page was analyzed before it finished loading, or was read other than whole (cut at its element budget, no root element) */
+                                /** @description present when the page was analyzed before it finished loading, was read other than whole (cut at its element budget, no root element), or a custom field was left empty */
                                 warnings?: string[];
                             } & {
                                 [key: string]: string;

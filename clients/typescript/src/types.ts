@@ -1,3 +1,4 @@
+import type { JsonSchema } from './json-schema.js';
 import type { paths } from './openapi.js';
 
 /*
@@ -47,7 +48,7 @@ export type CaptureJson = Ok<'/v1/capture', 'get'>;
 export interface CaptureFile {
   readonly kind: 'file';
   readonly bytes: Uint8Array;
-  /** `image/png`, `image/jpeg`, `image/webp` or `application/pdf`. */
+  /** `image/png`, `image/jpeg`, `image/webp`, `image/avif`, `application/pdf`, `video/mp4`, `video/webm` or `image/gif`. */
   readonly contentType: string;
   readonly cache: CacheState;
   /** Set when the page was captured before it finished loading (`x-webcap-warning`). */
@@ -77,24 +78,75 @@ export type AnalysisData = Named<Ok<'/v1/analyze', 'post'>['data']>;
 /** An analysis with the custom fields asked for, each a string (empty when the page does not say). */
 export type Analysis<Field extends string = never> = AnalysisData & { readonly [K in Field]: string };
 
-/** Parameters of `GET /v1/website/crawler`. */
-export type CrawlParams = Omit<Query<'/v1/website/crawler', 'get'>, AsyncFields>;
-/** The `data` of the crawler's JSON answer. */
-export type CrawlData = Ok<'/v1/website/crawler', 'get'>['data'];
-/** The crawler's JSON answer: about the response, without its body. */
-export interface CrawlJson {
-  readonly kind: 'json';
-  readonly data: CrawlData;
+/** One selector rule of `extract_rules`: a CSS selector (its text), or what to take from the elements it matches. */
+export type ExtractRule =
+  | string
+  | {
+      readonly selector: string;
+      /** Default `text`; `object` with nested rules in `output`, `attribute` with `attribute`. */
+      readonly type?: 'text' | 'html' | 'attribute' | 'list' | 'object' | 'item';
+      readonly attribute?: string;
+      /** Nested rules (matched inside each element), or ScrapingBee's `text`, `html`, `@attribute`. */
+      readonly output?: 'text' | 'html' | `@${string}` | ExtractRules;
+    };
+/** `extract_rules`: each field of the answer and its rule. */
+export interface ExtractRules {
+  readonly [field: string]: ExtractRule;
 }
-/** The crawler's answer with `return_page_source`: the page source itself. */
-export interface CrawlSource {
+/**
+ * Parameters of `POST /v1/extract`: a JSON Schema of the answer (`schema`, with an optional
+ * `prompt`) or selector rules (`extract_rules`), one of them.
+ */
+export type ExtractParams<S extends JsonSchema = JsonSchema> = Omit<
+  JsonBody<'/v1/extract', 'post'>,
+  AsyncFields | 'extract_rules' | 'schema' | 'prompt'
+> &
+  (
+    | { readonly schema: S; readonly prompt?: string; readonly extract_rules?: never }
+    | { readonly extract_rules: ExtractRules | string; readonly schema?: never; readonly prompt?: never }
+  );
+/** The answer of `/v1/extract` without `success`: the fields asked for, and the rules that matched nothing. */
+export type ExtractData = Omit<Ok<'/v1/extract', 'post'>, 'success'>;
+
+/*
+ * The contract's single-page crawler (`/v1/website/crawler`: one page's raw response, no browser)
+ * is `websiteCrawler` everywhere in the clients; `crawl` is the whole-site crawl (`/v1/crawl`).
+ */
+
+/** Parameters of `GET /v1/website/crawler`. */
+export type WebsiteCrawlerParams = Omit<Query<'/v1/website/crawler', 'get'>, AsyncFields>;
+/** The `data` of the website crawler's JSON answer. */
+export type WebsiteCrawlerData = Ok<'/v1/website/crawler', 'get'>['data'];
+/** The website crawler's JSON answer: about the response, without its body. */
+export interface WebsiteCrawlerJson {
+  readonly kind: 'json';
+  readonly data: WebsiteCrawlerData;
+}
+/** The website crawler's answer with `return_page_source`: the page source itself. */
+export interface WebsiteCrawlerSource {
   readonly kind: 'html';
   readonly html: string;
   /** The target's HTTP status (`x-webcap-target-status`). */
   readonly targetStatus: number | null;
 }
-/** The crawler's answer: JSON about the response, or the page source with `return_page_source`. */
-export type CrawlResult = CrawlJson | CrawlSource;
+/** The website crawler's answer: JSON about the response, or the page source with `return_page_source`. */
+export type WebsiteCrawlerResult = WebsiteCrawlerJson | WebsiteCrawlerSource;
+
+/** Parameters of `POST /v1/crawl`: a whole-site crawl (its `webhook_url` receives the crawl's events). */
+export type CrawlParams = Omit<JsonBody<'/v1/crawl', 'post'>, 'x_api_key'>;
+/** The answer to `POST /v1/crawl` (HTTP 202): the crawl's id and where to read it. */
+export type CrawlAccepted = paths['/v1/crawl']['post']['responses'][202]['content']['application/json'];
+/** A crawl's record (`GET /v1/crawl/{crawl_id}`): status, counts, and one page of its finished pages. */
+export type CrawlRecord = Ok<'/v1/crawl/{crawl_id}', 'get'>;
+/** A crawl's status: `queued` and `running` are live; `completed`, `cancelled`, `failed` and `stopped` are ends. */
+export type CrawlStatus = CrawlRecord['status'];
+/** One finished page of a crawl: completed, failed or skipped, with the formats the crawl kept. */
+export type CrawlPage = CrawlRecord['pages'][number];
+
+/** Parameters of `POST /v1/map`. */
+export type MapParams = Omit<JsonBody<'/v1/map', 'post'>, AsyncFields>;
+/** The map's answer: the site's URLs (`links`), how many matched (`total`), whether `limit` cut them. */
+export type MapBody = Ok<'/v1/map', 'post'>;
 
 /** The account's usage record (`GET /v1/usage`). */
 export type Usage = Ok<'/v1/usage', 'get'>;
@@ -117,7 +169,9 @@ export interface JobParams {
   capture: CaptureParams;
   content: ContentParams;
   analyze: AnalyzeParams<string>;
-  crawl: CrawlParams;
+  extract: ExtractParams;
+  'website-crawler': WebsiteCrawlerParams;
+  map: MapParams;
 }
 export type JobKind = keyof JobParams;
 

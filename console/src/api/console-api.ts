@@ -805,6 +805,10 @@ export interface paths {
                                     readonly alias: string;
                                     readonly prefix: string;
                                 };
+                                /** @description the call's target URL, without credentials and with secret-named query values as *** */
+                                readonly target_url: null | string;
+                                /** @description the error text a failed call was answered with */
+                                readonly error: null | string;
                             }[];
                             readonly next: null | string;
                         };
@@ -1777,6 +1781,274 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/console/api/crawls": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get: {
+            readonly parameters: {
+                readonly query?: {
+                    readonly limit?: number;
+                    readonly before?: string;
+                };
+                readonly header?: never;
+                readonly path?: never;
+                readonly cookie?: never;
+            };
+            readonly requestBody?: never;
+            readonly responses: {
+                /** @description Default Response */
+                readonly 200: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            readonly items: readonly ({
+                                /** @enum {string} */
+                                readonly kind: "crawl";
+                                readonly crawl_id: string;
+                                /** @enum {unknown} */
+                                readonly status: "queued" | "running" | "completed" | "cancelled" | "failed" | "stopped";
+                                /** @description why a stopped crawl stopped: payment_required, key_withdrawn */
+                                readonly stop_reason: string | null;
+                                /** @description the start page */
+                                readonly url: string;
+                                readonly formats: readonly ("markdown" | "html" | "metadata" | "links" | "screenshot" | "json")[];
+                                readonly created_at: string;
+                                readonly finished_at: string | null;
+                                /** @description when the record and its pages are deleted; set when the crawl ends */
+                                readonly expires_at: string | null;
+                                readonly counts: {
+                                    /** @description pages taken into the frontier (at most `limit`) */
+                                    readonly discovered: number;
+                                    readonly completed: number;
+                                    /** @description pages that answered 4xx or 5xx, or could not be loaded */
+                                    readonly failed: number;
+                                    /** @description pages robots.txt disallowed, or that redirected outside the crawl */
+                                    readonly skipped: number;
+                                    /** @description one per completed page */
+                                    readonly credits_used: number;
+                                    /** @description pages being fetched now; a cancelled or stopped crawl finishes these (and bills them) after it ends */
+                                    readonly running: number;
+                                };
+                            } | {
+                                /** @enum {string} */
+                                readonly kind: "batch";
+                                readonly batch_id: string;
+                                /** @enum {unknown} */
+                                readonly engine: "capture" | "content" | "analyze" | "extract";
+                                /** @enum {unknown} */
+                                readonly status: "queued" | "running" | "completed" | "cancelled" | "failed" | "stopped";
+                                readonly stop_reason: string | null;
+                                readonly created_at: string;
+                                readonly finished_at: string | null;
+                                readonly expires_at: string | null;
+                                readonly counts: {
+                                    readonly total: number;
+                                    readonly completed: number;
+                                    readonly failed: number;
+                                    readonly credits_used: number;
+                                    readonly running: number;
+                                };
+                            })[];
+                            readonly next: null | string;
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                readonly 400: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                readonly 401: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                readonly 403: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+            };
+        };
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/console/api/crawls/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete: {
+            readonly parameters: {
+                readonly query?: never;
+                readonly header?: never;
+                readonly path: {
+                    readonly id: string;
+                };
+                readonly cookie?: never;
+            };
+            readonly requestBody?: never;
+            readonly responses: {
+                /** @description Default Response */
+                readonly 200: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @enum {string} */
+                            readonly kind: "crawl";
+                            readonly crawl_id: string;
+                            /** @enum {unknown} */
+                            readonly status: "queued" | "running" | "completed" | "cancelled" | "failed" | "stopped";
+                            /** @description why a stopped crawl stopped: payment_required, key_withdrawn */
+                            readonly stop_reason: string | null;
+                            /** @description the start page */
+                            readonly url: string;
+                            readonly formats: readonly ("markdown" | "html" | "metadata" | "links" | "screenshot" | "json")[];
+                            readonly created_at: string;
+                            readonly finished_at: string | null;
+                            /** @description when the record and its pages are deleted; set when the crawl ends */
+                            readonly expires_at: string | null;
+                            readonly counts: {
+                                /** @description pages taken into the frontier (at most `limit`) */
+                                readonly discovered: number;
+                                readonly completed: number;
+                                /** @description pages that answered 4xx or 5xx, or could not be loaded */
+                                readonly failed: number;
+                                /** @description pages robots.txt disallowed, or that redirected outside the crawl */
+                                readonly skipped: number;
+                                /** @description one per completed page */
+                                readonly credits_used: number;
+                                /** @description pages being fetched now; a cancelled or stopped crawl finishes these (and bills them) after it ends */
+                                readonly running: number;
+                            };
+                        } | {
+                            /** @enum {string} */
+                            readonly kind: "batch";
+                            readonly batch_id: string;
+                            /** @enum {unknown} */
+                            readonly engine: "capture" | "content" | "analyze" | "extract";
+                            /** @enum {unknown} */
+                            readonly status: "queued" | "running" | "completed" | "cancelled" | "failed" | "stopped";
+                            readonly stop_reason: string | null;
+                            readonly created_at: string;
+                            readonly finished_at: string | null;
+                            readonly expires_at: string | null;
+                            readonly counts: {
+                                readonly total: number;
+                                readonly completed: number;
+                                readonly failed: number;
+                                readonly credits_used: number;
+                                readonly running: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad Request | Bad Request: page could not be loaded | Bad Request: blocked by the network policy */
+                readonly 400: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Invalid API Key | Unauthorized | Rate limit exceeded for the API key */
+                readonly 401: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                readonly 403: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Not Found */
+                readonly 404: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+                /** @description Conflict | Cancelled */
+                readonly 409: {
+                    headers: {
+                        readonly [name: string]: unknown;
+                    };
+                    content: {
+                        readonly "application/json": {
+                            /** @description the spec's message, then ': ' and the detail */
+                            readonly error: string;
+                        };
+                    };
+                };
+            };
+        };
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/console/api/webhook-secret": {
         readonly parameters: {
             readonly query?: never;
@@ -1958,6 +2230,39 @@ export interface paths {
                                     readonly window: "1h";
                                 };
                                 readonly analyze: {
+                                    readonly engine: string;
+                                    readonly path: null | string;
+                                    readonly health: "operational" | "degraded" | "down";
+                                    /** @description percent, 0-100, two decimals; only 5xx are failures; smoothed at low volume */
+                                    readonly success_rate: number;
+                                    /** @description durations above 60 s excluded; 0 without data */
+                                    readonly avg_response_time_ms: number;
+                                    /** @enum {string} */
+                                    readonly window: "1h";
+                                };
+                                readonly extract: {
+                                    readonly engine: string;
+                                    readonly path: null | string;
+                                    readonly health: "operational" | "degraded" | "down";
+                                    /** @description percent, 0-100, two decimals; only 5xx are failures; smoothed at low volume */
+                                    readonly success_rate: number;
+                                    /** @description durations above 60 s excluded; 0 without data */
+                                    readonly avg_response_time_ms: number;
+                                    /** @enum {string} */
+                                    readonly window: "1h";
+                                };
+                                readonly map: {
+                                    readonly engine: string;
+                                    readonly path: null | string;
+                                    readonly health: "operational" | "degraded" | "down";
+                                    /** @description percent, 0-100, two decimals; only 5xx are failures; smoothed at low volume */
+                                    readonly success_rate: number;
+                                    /** @description durations above 60 s excluded; 0 without data */
+                                    readonly avg_response_time_ms: number;
+                                    /** @enum {string} */
+                                    readonly window: "1h";
+                                };
+                                readonly crawl: {
                                     readonly engine: string;
                                     readonly path: null | string;
                                     readonly health: "operational" | "degraded" | "down";
@@ -3983,6 +4288,10 @@ export interface paths {
                                     readonly alias: string;
                                     readonly prefix: string;
                                 };
+                                /** @description the call's target URL, without credentials and with secret-named query values as *** */
+                                readonly target_url: null | string;
+                                /** @description the error text a failed call was answered with */
+                                readonly error: null | string;
                             }[];
                             readonly next: null | string;
                         };
@@ -4214,6 +4523,39 @@ export interface paths {
                                     readonly window: "1h";
                                 };
                                 readonly analyze: {
+                                    readonly engine: string;
+                                    readonly path: null | string;
+                                    readonly health: "operational" | "degraded" | "down";
+                                    /** @description percent, 0-100, two decimals; only 5xx are failures; smoothed at low volume */
+                                    readonly success_rate: number;
+                                    /** @description durations above 60 s excluded; 0 without data */
+                                    readonly avg_response_time_ms: number;
+                                    /** @enum {string} */
+                                    readonly window: "1h";
+                                };
+                                readonly extract: {
+                                    readonly engine: string;
+                                    readonly path: null | string;
+                                    readonly health: "operational" | "degraded" | "down";
+                                    /** @description percent, 0-100, two decimals; only 5xx are failures; smoothed at low volume */
+                                    readonly success_rate: number;
+                                    /** @description durations above 60 s excluded; 0 without data */
+                                    readonly avg_response_time_ms: number;
+                                    /** @enum {string} */
+                                    readonly window: "1h";
+                                };
+                                readonly map: {
+                                    readonly engine: string;
+                                    readonly path: null | string;
+                                    readonly health: "operational" | "degraded" | "down";
+                                    /** @description percent, 0-100, two decimals; only 5xx are failures; smoothed at low volume */
+                                    readonly success_rate: number;
+                                    /** @description durations above 60 s excluded; 0 without data */
+                                    readonly avg_response_time_ms: number;
+                                    /** @enum {string} */
+                                    readonly window: "1h";
+                                };
+                                readonly crawl: {
                                     readonly engine: string;
                                     readonly path: null | string;
                                     readonly health: "operational" | "degraded" | "down";

@@ -43,6 +43,10 @@ export type JobRecord = Answer<'/console/api/jobs/{id}', 'get'>;
 export type JobStatus = JobSummary['status'];
 export type WebhookAttempt = NonNullable<JobSummary['webhook']>['attempts'][number];
 
+/** A whole-site crawl or a batch (its `kind`), with its counts so far. */
+export type CrawlListItem = Item<'/console/api/crawls'>;
+export type CrawlStatus = CrawlListItem['status'];
+
 type EngineStats = Answer<'/console/api/stats', 'get'>['engines'];
 export type StatsSnapshot = EngineStats[keyof EngineStats];
 

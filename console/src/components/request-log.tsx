@@ -12,6 +12,9 @@ const ENGINES: ReadonlyArray<readonly [string, string]> = [
   ['capture', 'capture'],
   ['content', 'content'],
   ['analyze', 'analyze'],
+  ['extract', 'extract'],
+  ['map', 'map'],
+  ['crawl', 'crawl'],
   ['website-crawler', 'website-crawler'],
   ['usage', 'usage'],
   ['stats', 'stats'],
@@ -150,9 +153,19 @@ export function RequestLog({
                       <td data-label="Endpoint">
                         <code>{row.path}</code>
                         <span class="sub">{row.engine}</span>
+                        {row.target_url !== null && (
+                          <span class="sub wraps" data-testid="request-target" title="Target URL">
+                            {row.target_url}
+                          </span>
+                        )}
                       </td>
                       <td data-label="Status">
                         <Badge tone={statusTone(row.status)}>{row.status}</Badge>
+                        {row.error !== null && (
+                          <span class="sub wraps" data-testid="request-error">
+                            {row.error}
+                          </span>
+                        )}
                       </td>
                       <td class="num" data-label="Duration">
                         {formatDuration(row.duration_ms)}

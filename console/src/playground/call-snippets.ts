@@ -52,7 +52,8 @@ const SDK_METHODS: Readonly<Record<string, { method: string; job: string | null 
   '/v1/capture': { method: 'capture', job: 'capture' },
   '/v1/content': { method: 'content', job: 'content' },
   '/v1/analyze': { method: 'analyze', job: 'analyze' },
-  '/v1/website/crawler': { method: 'crawl', job: 'crawl' },
+  '/v1/website/crawler': { method: 'websiteCrawler', job: 'website-crawler' },
+  '/v1/crawl': { method: 'crawl.start', job: null },
   '/v1/usage': { method: 'usage', job: null },
   '/v1/stats': { method: 'stats', job: null },
 };
@@ -94,7 +95,7 @@ const CLI_VERBS: Readonly<Record<string, { verb: string; argument: string | null
   '/v1/capture': { verb: 'capture', argument: 'url' },
   '/v1/content': { verb: 'content', argument: 'url' },
   '/v1/analyze': { verb: 'analyze', argument: 'url' },
-  '/v1/website/crawler': { verb: 'crawl', argument: 'query' },
+  '/v1/website/crawler': { verb: 'website-crawler', argument: 'query' },
   '/v1/usage': { verb: 'usage', argument: null },
 };
 

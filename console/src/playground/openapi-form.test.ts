@@ -67,7 +67,7 @@ describe('buildCall', () => {
     expect(buildCall(capture, { url: 'x', viewport_width: '200.5' })).toMatchObject({
       error: { field: 'viewport_width' },
     });
-    expect(buildCall(capture, { url: 'x', format: 'gif' })).toMatchObject({ error: { field: 'format' } });
+    expect(buildCall(capture, { url: 'x', format: 'tiff' })).toMatchObject({ error: { field: 'format' } });
     expect(buildCall(analyzePost, { url: 'x', custom_response: '[1]' })).toMatchObject({
       error: { message: 'custom_response must be a JSON object' },
     });

@@ -8,7 +8,7 @@ export type CallAnswer = {
   readonly contentType: string;
   readonly bytes: number;
 } & (
-  | { readonly kind: 'image' | 'pdf'; readonly objectUrl: string }
+  | { readonly kind: 'image' | 'video' | 'pdf'; readonly objectUrl: string }
   | { readonly kind: 'json'; readonly json: unknown }
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'error'; readonly message: string }
@@ -46,6 +46,8 @@ export async function runCall(call: PlaygroundCall, keyId: string): Promise<Call
   const measured = { ...base, durationMs, bytes: blob.size };
   if (contentType.startsWith('image/'))
     return { ...measured, kind: 'image', objectUrl: URL.createObjectURL(blob) };
+  if (contentType.startsWith('video/'))
+    return { ...measured, kind: 'video', objectUrl: URL.createObjectURL(blob) };
   if (contentType.startsWith('application/pdf'))
     return { ...measured, kind: 'pdf', objectUrl: URL.createObjectURL(blob) };
   const text = await blob.text();

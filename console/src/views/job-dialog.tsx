@@ -12,19 +12,24 @@ import { jobTone } from './job-status.ts';
 /** How often a job that has not ended is read again. */
 const POLL_MS = 1500;
 
-/** The image a capture job's result shows: its hosted link, or its base64. */
-function resultImage(result: unknown): { src: string; pdf: boolean } | null {
+/** How a capture's file is shown: an image, a video with its controls, or a link to the PDF. */
+type ResultKind = 'image' | 'video' | 'pdf';
+
+const VIDEO_FORMATS = new Set(['mp4', 'webm']);
+
+/** The file a capture job's result shows (its hosted link, or its base64) and how to show it. */
+function resultFile(result: unknown): { src: string; kind: ResultKind } | null {
   if (typeof result !== 'object' || result === null) return null;
   const {
     screenshot_url: url,
     format,
     base64,
   } = result as { screenshot_url?: unknown; format?: unknown; base64?: unknown };
-  const pdf = format === 'pdf';
-  if (typeof base64 === 'string' && typeof format === 'string' && !pdf) {
-    return { src: `data:image/${format === 'jpg' ? 'jpeg' : format};base64,${base64}`, pdf };
+  const kind: ResultKind = format === 'pdf' ? 'pdf' : VIDEO_FORMATS.has(String(format)) ? 'video' : 'image';
+  if (typeof base64 === 'string' && typeof format === 'string' && kind !== 'pdf') {
+    return { src: `data:${kind}/${format === 'jpg' ? 'jpeg' : format};base64,${base64}`, kind };
   }
-  if (typeof url === 'string') return { src: url, pdf };
+  if (typeof url === 'string') return { src: url, kind };
   return null;
 }
 
@@ -68,7 +73,7 @@ export function JobDialog({ jobId, onClose }: { readonly jobId: string; readonly
     <Dialog title={`Job ${jobId}`} onClose={onClose} wide>
       <Loaded load={job}>
         {(record) => {
-          const image = record.status === 'completed' ? resultImage(record.result) : null;
+          const file = record.status === 'completed' ? resultFile(record.result) : null;
           return (
             <div class="stack">
               <dl class="facts">
@@ -102,20 +107,21 @@ export function JobDialog({ jobId, onClose }: { readonly jobId: string; readonly
                   {record.error.status}: {record.error.error}
                 </p>
               )}
-              {image !== null &&
-                (image.pdf ? (
-                  <p>
-                    <a href={image.src} target="_blank" rel="noreferrer">
-                      Open the PDF
-                    </a>
-                  </p>
-                ) : (
-                  <img
-                    class="result-image"
-                    src={image.src}
-                    alt={`The capture made by job ${record.job_id}`}
-                  />
-                ))}
+              {file?.kind === 'pdf' && (
+                <p>
+                  <a href={file.src} target="_blank" rel="noreferrer">
+                    Open the PDF
+                  </a>
+                </p>
+              )}
+              {file?.kind === 'video' && (
+                <video class="result-image" src={file.src} controls loop muted>
+                  <a href={file.src}>The recording made by job {record.job_id}</a>
+                </video>
+              )}
+              {file?.kind === 'image' && (
+                <img class="result-image" src={file.src} alt={`The capture made by job ${record.job_id}`} />
+              )}
               {record.webhook !== undefined && record.webhook !== null && (
                 <>
                   <h3>Webhook: {record.webhook.state}</h3>

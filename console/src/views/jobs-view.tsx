@@ -11,6 +11,7 @@ import { Loaded } from '../components/load-state.tsx';
 import { refocusIfLost } from '../components/refocus.ts';
 import { useAction } from '../components/use-action.ts';
 import { usePages } from '../components/use-pages.ts';
+import { CrawlsTable, moving, useCrawlPages } from './crawls-table.tsx';
 import { JobDialog } from './job-dialog.tsx';
 import { jobTone } from './job-status.ts';
 import { WebhookSecretCard } from './webhook-secret-card.tsx';
@@ -23,10 +24,13 @@ const STATUSES: ReadonlyArray<readonly [string, string]> = [
   ['failed', 'failed'],
 ];
 
-/** How often the list is read again while a job shown is queued or running. */
+/** How often the lists are read again while a job, crawl or batch shown has not ended. */
 const POLL_MS = 2000;
 
-/** Jobs: recent async jobs with their timings and webhooks, cancel a queued one; the webhook secret for owners. */
+/**
+ * Jobs: recent async jobs with their timings and webhooks, cancel a queued one; the crawls and
+ * batches with their progress, cancel a live one; the webhook secret for owners.
+ */
 export function JobsView({ openJob }: { readonly openJob: string | null }) {
   const session = useSession();
   const [status, setStatus] = useState('');
@@ -34,15 +38,18 @@ export function JobsView({ openJob }: { readonly openJob: string | null }) {
     (before) => api<Page<JobSummary>>('GET', `/jobs${query({ status, limit: 50, before })}`),
     [status],
   );
+  const crawls = useCrawlPages();
   const cancel = useAction();
   const active =
-    jobs.state === 'ready' &&
-    jobs.data.items.some((job) => job.status === 'queued' || job.status === 'running');
+    (jobs.state === 'ready' &&
+      jobs.data.items.some((job) => job.status === 'queued' || job.status === 'running')) ||
+    (crawls.state === 'ready' && crawls.data.items.some(moving));
+  const reload = () => Promise.all([jobs.reload(), crawls.reload()]);
 
-  // Jobs move on their own: read the list again while one shown has not ended.
+  // Jobs and crawls move on their own: read the lists again while one shown has not ended.
   useEffect(() => {
     if (!active) return;
-    const timer = setTimeout(() => void jobs.reload(), POLL_MS);
+    const timer = setTimeout(() => void reload(), POLL_MS);
     return () => clearTimeout(timer);
   });
 
@@ -52,7 +59,7 @@ export function JobsView({ openJob }: { readonly openJob: string | null }) {
         title="Jobs"
         lead="Async calls (is_async=true) of the last day, newest first. A job is billed only when it completes."
       >
-        <button type="button" class="button secondary" onClick={() => void jobs.reload()}>
+        <button type="button" class="button secondary" onClick={() => void reload()}>
           Refresh
         </button>
       </ViewHeader>
@@ -166,6 +173,7 @@ export function JobsView({ openJob }: { readonly openJob: string | null }) {
           </>
         )}
       </Loaded>
+      <CrawlsTable crawls={crawls} />
       {isOwner(session) ? (
         <WebhookSecretCard />
       ) : (

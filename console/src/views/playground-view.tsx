@@ -81,9 +81,9 @@ function Playground({
   const operation = operations.find((o) => o.id === operationId) ?? operations[0];
   const values = valuesById[operationId] ?? {};
 
-  // An image or PDF shown from a blob: URL holds its bytes until the URL is revoked.
+  // An image, video or PDF shown from a blob: URL holds its bytes until the URL is revoked.
   useEffect(() => {
-    if (answer === null || (answer.kind !== 'image' && answer.kind !== 'pdf')) return;
+    if (answer === null || !('objectUrl' in answer)) return;
     return () => URL.revokeObjectURL(answer.objectUrl);
   }, [answer]);
 
@@ -211,6 +211,11 @@ function Answer({ answer }: { readonly answer: CallAnswer }) {
         </p>
       )}
       {answer.kind === 'image' && <img class="result-image" src={answer.objectUrl} alt="The captured page" />}
+      {answer.kind === 'video' && (
+        <video class="result-image" src={answer.objectUrl} controls loop muted>
+          <a href={answer.objectUrl}>The recorded page</a>
+        </video>
+      )}
       {answer.kind === 'pdf' && (
         <>
           <iframe class="result-pdf" src={answer.objectUrl} title="The captured PDF" />

@@ -5,6 +5,7 @@ import type { Check } from './check.js';
 import { chromiumCheck } from './chromium.js';
 import { dataDirModesCheck } from './data-dir-modes.js';
 import { databaseCheck } from './database.js';
+import { ffmpegCheck } from './ffmpeg.js';
 import { cjkFontsCheck, emojiFontsCheck, latinFontsCheck } from './fonts.js';
 import { metricsTokenCheck } from './metrics-token.js';
 import { portCheck } from './port.js';
@@ -17,6 +18,7 @@ const MACHINE_CHECKS: readonly (() => Check)[] = [latinFontsCheck, cjkFontsCheck
 /** Every check of a configuration, in the order they are reported: a new check is one entry here. */
 const CONFIGURED_CHECKS: readonly ((config: Config) => Check)[] = [
   chromiumCheck,
+  ffmpegCheck,
   ...MACHINE_CHECKS,
   databaseCheck,
   redisCheck,

@@ -1,5 +1,7 @@
 import { type PageDeps, type PageOutcome, withLoadedPage } from '../../browser/load-page.js';
+import type { CommonPageParams } from '../../browser/page-params.js';
 import { serializePage } from '../../browser/serialize-page.js';
+import { INVISIBLE_ATTRIBUTE } from '../content/invisible.js';
 import type { ExtractorPool } from '../extractors/pool.js';
 import type { Analyzer } from './analyzers/analyzer.js';
 import type { AnalysisResult, AnalyzeParams } from './params.js';
@@ -15,9 +17,18 @@ export interface AnalyzeDeps {
 // Never present in a page: serializePage marks nothing without a selector.
 const NO_MARK = 'data-webcap-unused';
 
+/** The page options of an analyze call, without its analysis fields. */
+function pageOptions({
+  customFields: _fields,
+  customPrompt: _prompt,
+  ...page
+}: AnalyzeParams): CommonPageParams {
+  return page;
+}
+
 /**
- * A page's analysis (spec, Analysis result): the page pipeline renders it once with the defaults
- * (1280 × 1024, wait for `load`) and the caller's request shaping, an extractor process reads it
+ * A page's analysis (spec, Analysis result): the page pipeline renders it once at 1280 × 1024
+ * with the caller's page options (waits, removals, request shaping, actions), an extractor process reads it
  * (digest, contact signals and, for a model, the main content as Markdown), then the configured
  * analyzer answers the fixed and custom fields. Contact signals come from the page alone,
  * whichever analyzer runs. A page that never finished loading is analyzed as it was, with a
@@ -31,31 +42,19 @@ export async function analyze(
   const rendered = await withLoadedPage(
     deps.page,
     {
-      url: params.url,
-      ...(params.document === undefined ? {} : { document: params.document }),
-      proxy: params.proxy,
+      ...pageOptions(params),
       device: null,
       viewportWidth: null,
       viewportHeight: null,
       scaleFactor: null,
       selector: null,
-      removeSelectors: [],
-      removeAds: false,
-      removeCookieBanners: false,
-      blockResources: [],
-      blockUrls: [],
-      delayMs: 0,
-      waitUntil: [],
-      waitForSelector: null,
       scrollDurationMs: null,
       removal: 'remove',
-      shaping: params.shaping,
-      ...(params.actions === undefined ? {} : { actions: params.actions }),
-      styles: null,
-      hideSelectors: [],
+      // Read for its text: a page that fills itself in after load is read once it has.
+      settleText: true,
     },
     async ({ page, finalUrl, warnings }) => ({
-      ...(await serializePage(page, null, deps.maxHtmlChars, NO_MARK)),
+      ...(await serializePage(page, null, deps.maxHtmlChars, NO_MARK, INVISIBLE_ATTRIBUTE)),
       finalUrl,
       warnings,
     }),
@@ -78,6 +77,11 @@ export async function analyze(
     });
   }
   const warnings = [...rendered.warnings, ...reading.warnings];
+  // An empty custom field is an answer too ("the page does not say"), but the caller who asked for
+  // it should not have to guess whether it was looked for.
+  for (const [name, value] of Object.entries(custom)) {
+    if (value === '') warnings.push(`custom field ${name}: the page's main content does not say; left empty`);
+  }
   const result: AnalysisResult = {
     ...answer.fields,
     emails: reading.contacts.emails,

@@ -67,7 +67,8 @@ describe('analyzeExtractive on a SaaS landing page', () => {
       'Keep customers informed during planned maintenance',
     ]);
     expect(fields.useCases).not.toContain('Use cases');
-    expect(fields.targetAudience).toMatch(/^small engineering teams; a solo developer/);
+    // Noun phrases only: "a solo developer with one side project or ..." says whom, then goes on.
+    expect(fields.targetAudience).toBe('small engineering teams; solo developer');
   });
 
   it('answers custom fields with the best passage, or the empty string', () => {
@@ -140,9 +141,7 @@ describe('analyzeExtractive on a docs page', () => {
   it('categorises it as documentation for developers', () => {
     expect(fields.categories[0]).toBe('Documentation');
     expect(fields.categories).toContain('Developer Tools');
-    expect(fields.targetAudience).toBe(
-      'developers who call flaky upstream services and want failures handled without writing their own retry loops',
-    );
+    expect(fields.targetAudience).toBe('developers');
     expect(fields.summary).toMatch(/^Ferrule can retry a request automatically/);
     expect(fields.valueProposition).toMatch(/^Retries and backoff\. Ferrule can retry/);
   });
@@ -171,12 +170,14 @@ describe('analyzeExtractive on a local business page', () => {
     expect(fields.summary).toContain('We are a small family bakery in Harrowgate.');
   });
 
-  it('answers opening hours with the whole list, and the address and phone', () => {
+  it('answers opening hours with the whole list and the address, from the main content only', () => {
     expect(custom.openingHours).toBe(
       'Monday: closed; Tuesday to Friday: 7:30 to 17:00; Saturday: 8:00 to 16:00; Sunday: 9:00 to 13:00',
     );
     expect(custom.address).toBe('Crumb & Kettle Bakery, 27 Station Road, Harrowgate, Leeds, LS17 8QD');
-    expect(custom.phone).toContain('0113 496 0734');
+    // The "Get in touch" block is not part of the main content (a contact block is the site's, not
+    // the page's): the field is left empty and the call warns (analyze.ts); phoneNumbers has it.
+    expect(custom.phone).toBe('');
     expect(custom.parkingFee).toBe('');
   });
 });

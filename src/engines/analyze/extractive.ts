@@ -41,7 +41,7 @@ export function analyzeExtractive(
       keyFeatures: keyFeatures(digest),
       categories: categories(digest),
       useCases: useCases(digest, sentences),
-      targetAudience: targetAudience(sentences),
+      targetAudience: targetAudience(digest),
     },
     custom: answerCustom(digest, customFields),
   };

@@ -137,3 +137,38 @@ describe('digestPage', () => {
     expect(d.paragraphs).toContain('Deep paragraph at the bottom.');
   });
 });
+
+describe('digestPage: main content and stated audience', () => {
+  it('marks which entries belong to the main content, table rows included', () => {
+    const d = digestHtml(
+      `<div class="layout"><article><h1>Cast iron skillet</h1><p>${'A heavy skillet that sears steak and bakes cornbread in a hot oven. '.repeat(4)}</p>
+<h2>Specifications</h2><p>${'Every skillet is cast in one piece and seasoned three times before it leaves the foundry. '.repeat(3)}</p>
+<table><tr><td>Weight</td><td>2.4 kg</td></tr></table><ul><li>Pre-seasoned and ready to use</li></ul><p>${'It works on gas, electric and induction hobs and goes under the grill or over a campfire. '.repeat(3)}</p></article>
+<div class="rail"><h3>Why subscribe</h3><ul><li>Ad-free reading on every device</li></ul></div></div>`,
+    );
+    const inMain = (text: string) => d.outline.find((e) => e.text === text)?.inMain;
+    expect(inMain('Weight: 2.4 kg')).toBe(true);
+    expect(inMain('Pre-seasoned and ready to use')).toBe(true);
+    expect(inMain('Specifications')).toBe(true);
+    expect(inMain('Why subscribe')).toBe(false);
+    expect(inMain('Ad-free reading on every device')).toBe(false);
+  });
+
+  it("reads the audience a page's schema.org markup states, as text or an Audience's type or name", () => {
+    const ld = (value: unknown) =>
+      `<title>T</title><script type="application/ld+json">${JSON.stringify(value)}</script>`;
+    expect(
+      digestHtml('<p>x</p>', ld({ '@type': 'Course', audience: { audienceType: 'beginners' } })).audience,
+    ).toBe('beginners');
+    expect(
+      digestHtml('<p>x</p>', ld({ '@type': 'Product', audience: [{ name: 'cyclists' }] })).audience,
+    ).toBe('cyclists');
+    expect(
+      digestHtml('<p>x</p>', ld({ '@graph': [{ '@type': 'Book', audience: 'young adults' }] })).audience,
+    ).toBe('young adults');
+    expect(
+      digestHtml('<p>x</p>', ld({ '@type': 'Product', audience: { '@type': 'Audience' } })).audience,
+    ).toBe('');
+    expect(digestHtml('<p>x</p>').audience).toBe('');
+  });
+});

@@ -1,5 +1,6 @@
 import { parseHTML } from 'linkedom';
 import { blockTagsFor, NO_TEXT } from '../content/html-blocks.js';
+import { type JsonLdNode, readJsonLd } from '../content/json-ld.js';
 import { extractMainContent, plainText } from '../content/main-content.js';
 import { extractMetadata } from '../content/metadata.js';
 import { furnitureFor } from '../content/page-furniture.js';
@@ -14,6 +15,11 @@ export interface OutlineEntry {
   readonly section: string;
   /** Lower-cased class and id words of the elements around the entry, nearest first (`features grid card`). */
   readonly hint: string;
+  /**
+   * Whether its text is part of the main content (`mainText`): what a page says about itself, as
+   * opposed to menus, sidebars and promos that no class name gives away.
+   */
+  readonly inMain: boolean;
 }
 
 /** What an analyzer reads from a rendered page; every string is trimmed, whitespace-collapsed and capped. */
@@ -34,6 +40,8 @@ export interface PageDigest {
   readonly outline: readonly OutlineEntry[];
   /** The main content's plain text, one block per line. */
   readonly mainText: string;
+  /** Whom the page's schema.org markup says it is for (an `audience`'s `audienceType` or `name`), or ''. */
+  readonly audience: string;
 }
 
 /** Caps on every count and length of a digest, and on the work of reading one page. */
@@ -52,6 +60,7 @@ export const DIGEST_LIMITS = Object.freeze({
   // Nodes read for the text of one element, so that a huge paragraph cannot cost more than its cap.
   textNodes: 2_000,
   hintWords: 12,
+  audienceChars: 200,
 });
 
 // Never visible text.
@@ -241,6 +250,35 @@ function mainTextOf(html: string): string {
   return lines.join('\n').slice(0, DIGEST_LIMITS.mainTextChars);
 }
 
+const NOT_WORD = /[^\p{L}\p{N}]+/gu;
+
+/** `text` as lower-cased words between single spaces, so that a table row "Weight: 2.4 kg" meets its cells' lines. */
+function wordKey(text: string): string {
+  return ` ${text.toLowerCase().replace(NOT_WORD, ' ').trim()} `;
+}
+
+function audienceOf(value: unknown): string {
+  for (const item of Array.isArray(value) ? value : [value]) {
+    if (typeof item === 'string' && item.trim() !== '') return item;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+    const node = item as JsonLdNode;
+    for (const key of ['audienceType', 'name']) {
+      const stated = audienceOf(node[key]);
+      if (stated !== '') return stated;
+    }
+  }
+  return '';
+}
+
+/** The first `audience` the page's JSON-LD states for one of its nodes (schema.org `Audience`), or ''. */
+function statedAudience(document: Document): string {
+  for (const node of readJsonLd(document).nodes) {
+    const stated = audienceOf(node.audience);
+    if (stated !== '') return clean(stated, DIGEST_LIMITS.audienceChars);
+  }
+  return '';
+}
+
 /**
  * What an analyzer reads from `document` (the rendered page at `pageUrl`): metadata, hero,
  * visible headings, paragraphs and list items (nav, footer, aside, hidden, consent banners and
@@ -259,6 +297,8 @@ export function digestPage(
   const paragraphs: string[] = [];
   const listItems: string[] = [];
   const outline: OutlineEntry[] = [];
+  const mainText = mainTextOf(mainHtml);
+  const mainKey = wordKey(mainText);
   const seen = { heading: new Set<string>(), paragraph: new Set<string>(), item: new Set<string>() };
   // The latest heading text at each rank 1-4, so that an entry knows the section it is under.
   const current: string[] = ['', '', '', '', ''];
@@ -281,7 +321,15 @@ export function digestPage(
     if (text === '' || list.length >= cap || seen[kind].has(key)) return;
     seen[kind].add(key);
     list.push(text);
-    outline.push({ kind, level, text, section: sectionAbove(level || 5), hint: hint.join(' ') });
+    const textKey = wordKey(text);
+    outline.push({
+      kind,
+      level,
+      text,
+      section: sectionAbove(level || 5),
+      hint: hint.join(' '),
+      inMain: textKey.trim() !== '' && mainKey.includes(textKey),
+    });
   };
 
   const stack: Frame[] = document.body ? [{ el: document.body, hint: [], inItem: false }] : [];
@@ -344,6 +392,7 @@ export function digestPage(
     paragraphs,
     listItems,
     outline,
-    mainText: mainTextOf(mainHtml),
+    mainText,
+    audience: statedAudience(document),
   };
 }

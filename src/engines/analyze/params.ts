@@ -1,9 +1,6 @@
 /** The analyze engine's typed input and its result: what the HTTP edge produces after validation, and the `data` it answers. */
 import { type Static, Type } from 'typebox';
-import type { PageActions } from '../../browser/page-actions.js';
-import type { PageSource } from '../../browser/page-params.js';
-import type { RequestShaping } from '../../browser/request-shaping.js';
-import type { UpstreamProxy } from '../../net/upstream-proxy.js';
+import type { CommonPageParams } from '../../browser/page-params.js';
 import type { AnalysisFields } from './extractive.js';
 
 /**
@@ -32,20 +29,12 @@ export const CUSTOM_LIMITS = Object.freeze({
   jsonChars: 16_000,
 });
 
-export interface AnalyzeParams {
-  /** An http(s) URL already accepted by the edge check; with a document, the address it is served at. */
-  readonly url: string;
-  /** The caller's own page (html or markdown); absent fetches `url`. */
-  readonly document?: PageSource;
-  readonly proxy: UpstreamProxy | null;
+/** Analyze takes the page options content takes, and its own fields. */
+export interface AnalyzeParams extends CommonPageParams {
   /** Extra field name → what it means, in the caller's order; names checked at the edge (identifiers, no fixed field). */
   readonly customFields: Readonly<Record<string, string>>;
   /** The caller's extra instructions to a model analyzer; null when none. */
   readonly customPrompt: string | null;
-  /** User agent, headers, cookies and the rest; absent when the caller shaped nothing. */
-  readonly shaping?: RequestShaping;
-  /** What is done to the page before it is read (scripts, click, actions); absent when nothing. */
-  readonly actions?: PageActions;
 }
 
 /** The spec's Analysis result: the fixed fields, the contact signals, and one string per custom field. */
@@ -77,7 +66,7 @@ export const AnalysisDataSchema = Type.Object(
     warnings: Type.Optional(
       Type.Array(Type.String(), {
         description:
-          'present when the page was analyzed before it finished loading, or was read other than whole (cut at its element budget, no root element)',
+          'present when the page was analyzed before it finished loading, was read other than whole (cut at its element budget, no root element), or a custom field was left empty',
       }),
     ),
   },

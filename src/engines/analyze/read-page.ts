@@ -1,4 +1,5 @@
 import { documentBaseUrl } from '../content/base-url.js';
+import { removeInvisible } from '../content/invisible.js';
 import { extractMainContent } from '../content/main-content.js';
 import { htmlToMarkdown } from '../content/markdown.js';
 import { parsePage } from '../content/parse-page.js';
@@ -32,6 +33,8 @@ export interface PageReading {
  */
 export function readPage(input: ReadPageInput): PageReading {
   const { document, warnings } = parsePage(input.html);
+  // What the browser did not display is read neither for the main content nor for the digest.
+  if (document.body) removeInvisible(document.body);
   const main = extractMainContent(document, input.pageUrl);
   const digest = digestPage(document, input.pageUrl, main.html);
   const contacts = findContactSignals(document, input.pageUrl);

@@ -1,8 +1,18 @@
 /** The capture engine's typed input: what the HTTP edge produces after validation. */
 import type { PageParams } from '../../browser/page-params.js';
+import type { StepShot } from '../action-shots.js';
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp', 'avif', 'pdf'] as const;
-export type CaptureFormat = (typeof IMAGE_FORMATS)[number];
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+/** Recordings of the page over time, encoded by ffmpeg (docs/capture.md, "Animated captures"). */
+export const ANIMATED_FORMATS = ['mp4', 'webm', 'gif'] as const;
+export type AnimatedFormat = (typeof ANIMATED_FORMATS)[number];
+export type CaptureFormat = ImageFormat | AnimatedFormat;
+
+/** Whether a format is a recording rather than one image or a PDF. */
+export function isAnimated(format: CaptureFormat): format is AnimatedFormat {
+  return (ANIMATED_FORMATS as readonly string[]).includes(format);
+}
 
 export const CONTENT_TYPES: Record<CaptureFormat, string> = {
   png: 'image/png',
@@ -10,7 +20,20 @@ export const CONTENT_TYPES: Record<CaptureFormat, string> = {
   webp: 'image/webp',
   avif: 'image/avif',
   pdf: 'application/pdf',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  gif: 'image/gif',
 };
+
+/** What an animated capture records: the page as it moves by itself, or scrolled top to bottom. */
+export const SCENARIOS = ['default', 'scroll'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+export interface AnimationOptions {
+  readonly scenario: Scenario;
+  /** Length of the recording, 1-30 s: the file plays exactly this long. */
+  readonly durationSeconds: number;
+}
 
 /** Chromium's named paper sizes (puppeteer's `PaperFormat`, lower case). */
 export const PAPER_FORMATS = [
@@ -74,7 +97,7 @@ export interface Clip {
   readonly height: number;
 }
 
-export interface CaptureParams extends Omit<PageParams, 'scrollDurationMs' | 'removal'> {
+export interface CaptureParams extends Omit<PageParams, 'scrollDurationMs' | 'removal' | 'stepShots'> {
   readonly format: CaptureFormat;
   readonly fullPage: boolean;
   readonly fullPageScroll: boolean;
@@ -83,19 +106,28 @@ export interface CaptureParams extends Omit<PageParams, 'scrollDurationMs' | 're
   readonly imageQuality: number;
   /** Null unless format is pdf. */
   readonly pdf: PdfOptions | null;
+  /** Absent unless format is mp4, webm or gif (absent, not null: other captures keep their cache keys). */
+  readonly animation?: AnimationOptions;
   /** A transparent page background where the page paints none (png, webp, avif, pdf). */
   readonly omitBackground: boolean;
   /** A region of the document instead of the viewport; clamped to the document. */
   readonly clip: Clip | null;
+  /**
+   * Fixed and sticky elements drawn once, where the first viewport shows them, on a full page
+   * (Urlbox's `freeze_fixed`); absent is false, so a call without it keeps its cache key.
+   */
+  readonly freezeFixed?: boolean;
 }
 
 export interface CaptureResult {
   readonly bytes: Buffer;
   readonly format: CaptureFormat;
   readonly contentType: string;
-  /** Pixels of the image; for a PDF, the CSS pixels of the page it printed. */
+  /** Pixels of the image or of the recording's frames; for a PDF, the CSS pixels of the page it printed. */
   readonly width: number;
   readonly height: number;
   /** What the page pipeline gave up on (a page that never finished loading); empty when nothing. */
   readonly warnings: readonly string[];
+  /** The images of the `screenshot` steps, in order, in the capture's image format (PNG for a PDF); empty when none. */
+  readonly stepShots: readonly StepShot[];
 }

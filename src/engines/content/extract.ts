@@ -1,9 +1,11 @@
 import { documentBaseUrl } from './base-url.js';
+import { removeInvisible, withoutInvisibleMarks } from './invisible.js';
 import { extractLinks, type PageLinks } from './links.js';
-import { extractMainContent } from './main-content.js';
+import { articleTitle, extractMainContent } from './main-content.js';
 import { htmlToMarkdown, markdownOfElement } from './markdown.js';
 import { extractMetadata, type PageMetadata } from './metadata.js';
 import { parsePage } from './parse-page.js';
+import { productPrice } from './product-price.js';
 
 /** Marks the element a `selector` chose in the serialized page (load-page.ts → content.ts → here). */
 export const SELECTED_ATTRIBUTE = 'data-webcap-selected';
@@ -29,6 +31,11 @@ export interface Extracted {
   readonly html?: string;
   readonly markdown?: string;
   readonly warnings: string[];
+}
+
+/** `text` as HTML text: its markup characters as references. */
+function escapeHtml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
 const NO_MAIN_CONTENT = 'no main content was found: html and markdown hold the cleaned page body';
@@ -58,6 +65,16 @@ export function extractContent(input: ExtractInput): Extracted {
   if (!input.includeHtml && !input.includeMarkdown) return { metadata, links: found.links, warnings };
 
   const baseUrl = documentBaseUrl(document, input.pageUrl).href;
+  // The page's html is the DOM as the browser serialized it, what it displayed or not; main content
+  // and Markdown are what a reader saw.
+  const pageHtml = input.useDefuddle
+    ? ''
+    : withoutInvisibleMarks(selected !== null ? selected.outerHTML : input.html);
+  if (body !== null) removeInvisible(body, selected);
+  // Read before main content takes the document apart.
+  const heading = input.useDefuddle && input.includeMarkdown;
+  const title = heading ? articleTitle(document, metadata.title) : '';
+  const price = heading ? productPrice(document) : '';
   let html: string;
   if (input.useDefuddle) {
     // The last reader of the document: main content may take it apart rather than copy it.
@@ -65,12 +82,20 @@ export function extractContent(input: ExtractInput): Extracted {
     if (main.fallback) warnings.push(main.tooLarge ? tooLargeForMainContent(main.elements) : NO_MAIN_CONTENT);
     html = main.html;
   } else {
-    html = selected !== null ? selected.outerHTML : input.html;
+    html = pageHtml;
   }
   let markdown: string | undefined;
   if (input.includeMarkdown) {
-    if (input.useDefuddle) markdown = htmlToMarkdown(html, baseUrl);
-    else markdown = scope === null ? '' : markdownOfElement(scope, baseUrl);
+    // The Markdown begins with the article's title, as a reader's view shows it; html stays the
+    // body alone (main content drops the title from it: metadata has it). A product's price, when
+    // the content does not state it, stands under its name.
+    if (input.useDefuddle) {
+      const amount = price.split(' ')[0] as string;
+      const head =
+        (title === '' ? '' : `<h1>${escapeHtml(title)}</h1>`) +
+        (price === '' || html.includes(amount) ? '' : `<p><strong>${escapeHtml(price)}</strong></p>`);
+      markdown = htmlToMarkdown(`${head}${html}`, baseUrl);
+    } else markdown = scope === null ? '' : markdownOfElement(scope, baseUrl);
   }
   return {
     metadata,

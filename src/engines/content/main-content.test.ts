@@ -293,6 +293,14 @@ describe('extractMainContent', () => {
     expect(text).not.toContain('ぎゃくたい');
   });
 
+  it("keeps a page's only lines when they are a way to reach someone", () => {
+    // The trailing-contacts rule takes contacts off an article; under no prose they are the page.
+    const html = '<html><body><p>Contact us at hello@acme.co.uk.</p></body></html>';
+    expect(textOf(extractMainContent(parseHTML(html).document, pageUrl).html).trim()).toBe(
+      'Contact us at hello@acme.co.uk.',
+    );
+  });
+
   it('does not mutate the document', () => {
     for (const name of ['news-heavy-datacentre', 'news-legacy-coral', 'landing-analytics']) {
       const { document } = parseHTML(fixture(name));

@@ -1,6 +1,8 @@
 import { furnitureName, hasContentName, isIngredientList } from './boilerplate-names.js';
 import { elementBudget } from './element-budget.js';
 import { blockTagsFor, NO_TEXT } from './html-blocks.js';
+import { removeInvisible } from './invisible.js';
+import { withoutMarkupText } from './markup-text.js';
 import { furnitureFor } from './page-furniture.js';
 import { countText, PROSE_MAX_LINK_DENSITY, type TextCounts } from './text-blocks.js';
 import { wordTokens } from './word-tokens.js';
@@ -55,6 +57,9 @@ const NEVER = new Set([
   'TITLE',
   // Captions and credits of pictures: the picture is not in the text, and neither is what labels it.
   'FIGCAPTION',
+  // Players: a picture of their own, and their text is the fallback for browsers without them.
+  'VIDEO',
+  'AUDIO',
   // Ruby annotations (the reading of Japanese and Chinese characters): between the characters they
   // annotate, they would break the text's words apart.
   'RT',
@@ -175,6 +180,11 @@ function hiddenByStyle(el: Element): boolean {
   return compact.includes('display:none') || compact.includes('visibility:hidden');
 }
 
+/** Hidden from assistive technology: decoration, or a copy of text shown elsewhere (a carousel's clones). */
+function ariaHidden(el: Element): boolean {
+  return el.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true';
+}
+
 // Elements a class or id never removes: WordPress and others put the article's tags and categories
 // in the classes of its <article> and <body>.
 const NEVER_BY_NAME: ReadonlySet<string> = new Set(['HTML', 'BODY', 'ARTICLE', 'MAIN']);
@@ -216,7 +226,8 @@ function removeNamedFurniture(body: Element): void {
     if (name === 'teaser' && !protectedEl) {
       if (c.links > 0 || !afterTitle || proseSeen) named.push(el);
     } else if ((name === 'thread' || name === 'consent') && !protectedEl) always.push(el);
-    else if ((isFurniture(el, tag) || name !== null || hiddenByStyle(el)) && !protectedEl) named.push(el);
+    else if ((isFurniture(el, tag) || name !== null || hiddenByStyle(el) || ariaHidden(el)) && !protectedEl)
+      named.push(el);
     if (afterTitle && c.kind === 'prose' && c.own >= STANDFIRST_ENDS_CHARS) proseSeen = true;
   }
   const weight = (el: Element) => textWeight(counts.get(el) as TextCounts);
@@ -314,8 +325,38 @@ function cutAfterCore(container: Element, counts: ReadonlyMap<Element, TextCount
     }
   }
   for (let e = core; e !== container; e = e.parentElement as Element) {
-    while (e.nextElementSibling) e.nextElementSibling.remove();
+    let next = continuationEnd(e, counts);
+    while (next !== null) {
+      const doomed = next;
+      next = next.nextElementSibling;
+      doomed.remove();
+    }
   }
+}
+
+const SECTION_HEADINGS: ReadonlySet<string> = new Set(['H2', 'H3', 'H4', 'H5', 'H6']);
+
+/**
+ * The first sibling after `core` that no longer continues the article, or null. The article goes
+ * on after its core when the core is followed by a heading of a rank the core itself uses, and then
+ * up to the first sibling that is more link text than prose (a share bar, related links): code,
+ * formulas and short lines between sections are the article's (a long technical page whose later
+ * sections stand outside the wrapper of its first ones).
+ */
+function continuationEnd(core: Element, counts: ReadonlyMap<Element, TextCounts>): Element | null {
+  const first = core.nextElementSibling;
+  const sectionHeading = (el: Element) => {
+    const tag = el.tagName.toUpperCase();
+    return SECTION_HEADINGS.has(tag) && core.querySelector(tag) !== null;
+  };
+  if (first === null || !sectionHeading(first)) return first;
+  let next: Element | null = first;
+  while (next !== null) {
+    const c = counts.get(next);
+    if (!sectionHeading(next) && c !== undefined && c.links > 0 && c.links >= c.prose) return next;
+    next = next.nextElementSibling;
+  }
+  return null;
 }
 
 // A lead is at most this many blocks, holding at most this share of the container's prose: more is
@@ -455,6 +496,41 @@ function removeTopHeadings(container: Element): void {
   for (const h1 of container.querySelectorAll('h1')) h1.remove();
 }
 
+// Where markup written as text is the content itself: code samples.
+const CODE: ReadonlySet<string> = new Set(['PRE', 'CODE', 'KBD', 'SAMP', 'TT', 'XMP']);
+
+/** Replaces a run of adjacent text nodes with one holding its text without markup (markup-text.ts). */
+function cleanTextRun(run: readonly Node[]): void {
+  const text = run.map((node) => node.nodeValue ?? '').join('');
+  const clean = withoutMarkupText(text);
+  if (clean === text) return;
+  (run[0] as Node).nodeValue = clean;
+  for (const node of run.slice(1)) node.parentNode?.removeChild(node);
+}
+
+/**
+ * Takes markup written as text out of the container's text, code aside; iterative. Text is read in
+ * runs of adjacent text nodes: linkedom splits a text at each character reference (`&lt;`).
+ */
+function removeMarkupText(container: Element): void {
+  const stack: Element[] = [container];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    let run: Node[] = [];
+    for (let child = el.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) {
+        run.push(child);
+        continue;
+      }
+      if (run.length > 0) cleanTextRun(run);
+      run = [];
+      if (child.nodeType === 1 && !CODE.has((child as Element).tagName.toUpperCase()))
+        stack.push(child as Element);
+    }
+    if (run.length > 0) cleanTextRun(run);
+  }
+}
+
 /** Resolves relative href and src values against the page (Readability keeps them as written). */
 function absoluteUrls(root: HTMLElement, pageUrl: string): void {
   for (const [selector, attr] of [
@@ -483,6 +559,124 @@ function blocksOf(container: Element, counts: ReadonlyMap<Element, TextCounts>):
     for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
   }
   return blocks;
+}
+
+// A run of teasers: at least this many siblings alike, each at most this much prose (weighted
+// characters; about 60 words), each a card of its own blocks led by a link to another page.
+const TEASER_RUN_MIN = 3;
+const TEASER_MAX_PROSE = 450;
+const TEASERS_MAX_SHARE = 0.5;
+
+// A table's rows and cells are data, each row often led by a linked name: never a card.
+const TABULAR: ReadonlySet<string> = new Set(['TABLE', 'THEAD', 'TBODY', 'TFOOT', 'TR', 'TD', 'TH']);
+
+/** The address `href` names, without its fragment; null when it cannot be read. */
+function linkTarget(href: string, pageUrl: string): string | null {
+  try {
+    const url = new URL(href, pageUrl);
+    url.hash = '';
+    return url.href;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `el` is another page's teaser card (the page it links to, else null): no text of its own,
+ * its text in blocks, the first of which (its title) is mostly a link to a page other than this one,
+ * and no more prose than an excerpt.
+ */
+function teaserCard(
+  el: Element,
+  counts: ReadonlyMap<Element, TextCounts>,
+  pageUrl: string,
+  self: string | null,
+): string | null {
+  const c = counts.get(el);
+  if (c === undefined || c.own > 0 || c.prose > TEASER_MAX_PROSE || c.links === 0) return null;
+  if (TABULAR.has(el.tagName.toUpperCase())) return null;
+  const first = blocksOf(el, counts)[0];
+  const kind = first === undefined ? null : counts.get(first)?.kind;
+  // A title that is a link: a section whose heading holds a link ("History [edit]") is not a card.
+  if (first === undefined || kind !== 'links') return null;
+  const link = first.querySelector('a[href]') ?? first.closest('a[href]');
+  const target = link === null ? null : linkTarget(link.getAttribute('href') ?? '', pageUrl);
+  return target === null || target === self ? null : target;
+}
+
+/** Siblings read as alike: the same tag and classes. */
+function signature(el: Element): string {
+  return `${el.tagName} ${(el.getAttribute('class') ?? '').trim().split(/\s+/).sort().join(' ')}`;
+}
+
+/**
+ * Removes runs of teasers (TEASER_RUN_MIN siblings alike, each a teaserCard to a page of its own):
+ * related stories, "More from ..." lists and tickers whose 25-60-word excerpts read as prose;
+ * unless they hold more than TEASERS_MAX_SHARE of the container's prose (an index of stories).
+ */
+function removeTeaserRuns(
+  container: Element,
+  counts: ReadonlyMap<Element, TextCounts>,
+  pageUrl: string,
+): void {
+  const self = linkTarget(pageUrl, pageUrl);
+  const doomed: Element[] = [];
+  const stack: Element[] = [container];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    let run: Element[] = [];
+    const targets = new Set<string>();
+    const flush = () => {
+      if (run.length >= TEASER_RUN_MIN) doomed.push(...run);
+      else for (const kept of run) stack.push(kept);
+      run = [];
+      targets.clear();
+    };
+    for (let child = el.firstElementChild; child; child = child.nextElementSibling) {
+      const target = teaserCard(child, counts, pageUrl, self);
+      const alike = run.length === 0 || signature(run[0] as Element) === signature(child);
+      if (target === null || !alike || targets.has(target)) flush();
+      if (target === null) {
+        stack.push(child);
+        continue;
+      }
+      run.push(child);
+      targets.add(target);
+    }
+    flush();
+  }
+  // Teasers that hold most of the prose are the page: a list of stories is what an index shows.
+  const teaserProse = doomed.reduce((sum, el) => sum + (counts.get(el) as TextCounts).prose, 0);
+  if (teaserProse > TEASERS_MAX_SHARE * (counts.get(container) as TextCounts).prose) return;
+  for (const el of doomed) el.remove();
+}
+
+// How much of a block's text is searched for an email address (weighted characters).
+const CONTACT_MAX_CHARS = 1200;
+const EMAIL = /[\p{L}\p{N}._%+-]{1,64}@[\p{L}\p{N}-]{1,63}(?:\.[\p{L}\p{N}-]{1,63}){1,4}/u;
+
+/** Whether `el` gives a way to reach someone: a mailto: or tel: link, or an email address. */
+function contactBlock(el: Element): boolean {
+  if (el.querySelector('a[href^="mailto:" i], a[href^="tel:" i]') !== null) return true;
+  return EMAIL.test((el.textContent ?? '').slice(0, CONTACT_MAX_CHARS));
+}
+
+/**
+ * Removes the contact and service blocks that end the container (a press contact, a customer
+ * service's lines): blocks without prose that give a way to reach someone, taken from the end while
+ * they are, below a container that has prose. An article's closing sentence that names its
+ * author's address is prose, and stays.
+ */
+function removeTrailingContacts(container: Element, counts: ReadonlyMap<Element, TextCounts>): void {
+  // Under no prose the contacts are the page (a contact page, a stub): what it says, not an aside.
+  if ((counts.get(container) as TextCounts).prose === 0) return;
+  const blocks = blocksOf(container, counts);
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const el = blocks[i] as Element;
+    const c = counts.get(el) as TextCounts;
+    if (!el.isConnected || c.prose > 0 || !contactBlock(el)) break;
+    el.remove();
+  }
 }
 
 // Below a heading of any level: "Read more:" or a bold line standing for a heading.
@@ -567,6 +761,29 @@ function removeRepeatedTeaser(container: Element, counts: ReadonlyMap<Element, T
   }
 }
 
+// h1s read for the article's title: a page's first few; further down they are sections'.
+const TITLE_H1S = 10;
+
+/**
+ * The article's title, for the head of its Markdown: of the page's first h1s, the longest whose
+ * words the `<title>` (or `fallback`, the metadata's title) holds, so the title without the site's
+ * name (a logo's h1 holds fewer of its words); else `fallback`, whitespace collapsed.
+ */
+export function articleTitle(document: Document, fallback: string): string {
+  const titles = [document.title ?? '', fallback].map((t) => ` ${normalized(t)} `);
+  let best = '';
+  let bestWords = 0;
+  for (const h1 of [...(document.body?.querySelectorAll('h1') ?? [])].slice(0, TITLE_H1S)) {
+    const words = normalized(h1.textContent ?? '');
+    const count = words === '' ? 0 : words.split(' ').length;
+    if (count > bestWords && titles.some((t) => t.includes(` ${words} `))) {
+      best = (h1.textContent ?? '').replace(/\s+/g, ' ').trim();
+      bestWords = count;
+    }
+  }
+  return best !== '' ? best : fallback.replace(/\s+/g, ' ').trim();
+}
+
 function pageTitles(document: Document): string[] {
   const titles = [normalized(document.title ?? '')];
   const h1 = document.querySelector('h1');
@@ -587,6 +804,7 @@ export function extractMainContent(
 ): MainContent {
   const titles = pageTitles(document);
   const { work, elements } = pruned(document, options.inPlace === true);
+  if (work.body) removeInvisible(work.body);
   const tooLarge = elements > maxElements;
   if (work.body) removeNamedFurniture(work.body);
   const body = () => (work.body ? htmlOf(work.body) : '');
@@ -596,7 +814,10 @@ export function extractMainContent(
   cutAfterCore(container, counts);
   takeLead(container, counts);
   takeIngredients(container, counts);
+  // Before the link blocks go: a teaser's title is one.
+  removeTeaserRuns(container, counts, pageUrl);
   removeLinkBlocks(container, counts);
+  removeTrailingContacts(container, counts);
   removeEmptySections(container, counts);
   removeRepeatedTeaser(container, counts);
   removeCredits(container, counts);
@@ -604,6 +825,7 @@ export function extractMainContent(
     return { html: body(), fallback: true, tooLarge: false, elements };
   dropLeadingTitle(container, titles, counts);
   removeTopHeadings(container);
+  removeMarkupText(container);
   absoluteUrls(container as HTMLElement, pageUrl);
   return { html: htmlOf(container), fallback: false, tooLarge: false, elements };
 }

@@ -20,6 +20,9 @@ const DROP = new Set([
   'IFRAME',
   'OBJECT',
   'EMBED',
+  // A player's text is the fallback for browsers without it; its sources are not text.
+  'VIDEO',
+  'AUDIO',
   'SVG',
   'CANVAS',
   'HEAD',

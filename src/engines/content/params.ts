@@ -1,14 +1,23 @@
 /** The content engine's typed input and its result: what the HTTP edge produces after validation, and the `data` it answers. */
 import { type Static, Type } from 'typebox';
 import type { PageParams } from '../../browser/page-params.js';
+import { ActionsResultSchema } from '../action-shots.js';
+import type { ExtractBy } from '../extract/extract-data.js';
 
-export interface ContentParams
-  extends Omit<PageParams, 'device' | 'scaleFactor' | 'scrollDurationMs' | 'removal'> {
+/** The page parameters of a content render: a capture's, without what only an image needs. */
+export type ContentPageParams = Omit<
+  PageParams,
+  'device' | 'scaleFactor' | 'scrollDurationMs' | 'removal' | 'stepShots'
+>;
+
+export interface ContentParams extends ContentPageParams {
   readonly includeHtml: boolean;
   readonly includeMarkdown: boolean;
   /** Clean html and markdown down to the page's main content. */
   readonly useDefuddle: boolean;
   readonly includeSitemap: boolean;
+  /** The `json` format: structured data by schema or rules, read from the same render. */
+  readonly json: ExtractBy | null;
 }
 
 const Strings = Type.Array(Type.String());
@@ -41,12 +50,28 @@ export const ContentResultSchema = Type.Object(
     ),
     html: Type.Optional(Type.String({ description: 'with include_html=true' })),
     markdown: Type.Optional(Type.String({ description: 'with include_markdown=true' })),
+    json: Type.Optional(
+      Type.Object(
+        {
+          data: Type.Record(Type.String(), Type.Unknown(), {
+            description: 'the object the schema describes, or each field of extract_rules',
+          }),
+          warnings: Type.Optional(
+            Type.Array(Type.String(), {
+              description: 'fields the page does not state, rules that matched nothing',
+            }),
+          ),
+        },
+        { additionalProperties: false, description: 'with formats=json: as /v1/extract answers it' },
+      ),
+    ),
     sitemap: Type.Optional(
       Type.Object(
         { source: Type.String(), totalLinks: Type.Integer(), links: Strings },
         { additionalProperties: false, description: 'with include_sitemap=true (alias sitemap)' },
       ),
     ),
+    actions: Type.Optional(ActionsResultSchema),
     warnings: Type.Array(Type.String(), { description: 'what was cut, skipped or fell back' }),
   },
   { additionalProperties: false },

@@ -71,10 +71,16 @@ function isRedirect(result: FetchResult): boolean {
 /**
  * Fetches a page's raw HTML without rendering. Any status the target answers is a result; a
  * body that is not HTML is a 400, except a redirect returned as is when redirects are off.
+ * `signal` ends the fetch (it then rejects with its reason).
  */
-export async function fetchRawPage(fetcher: GuardedFetcher, params: CrawlerParams): Promise<CrawlerResult> {
+export async function fetchRawPage(
+  fetcher: GuardedFetcher,
+  params: CrawlerParams,
+  signal?: AbortSignal,
+): Promise<CrawlerResult> {
   const result = await fetcher.fetch(params.url, {
     followRedirects: params.allowRedirects,
+    signal,
     headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
   });
   const type = mediaType(result.contentType);

@@ -8,26 +8,25 @@ import type { AppDeps } from '../deps.js';
 import { errors } from '../responses/errors.js';
 import { accountOf, adminAs } from './access.js';
 
-/** The engines whose health the console shows: the billable ones of the stats catalog. */
-const ENGINES = ['capture', 'content', 'analyze', 'website-crawler'] as const;
+/**
+ * The engines whose health the console shows: every billable engine as the request log names it
+ * (a crawl's pages as `crawl`; a batch's items as their own engine).
+ */
+const ENGINES = ['capture', 'content', 'analyze', 'extract', 'map', 'crawl', 'website-crawler'] as const;
 
-export const EnginesHealthSchema = Type.Object({
-  capture: StatsSnapshotSchema,
-  content: StatsSnapshotSchema,
-  analyze: StatsSnapshotSchema,
-  'website-crawler': StatsSnapshotSchema,
-});
+export const EnginesHealthSchema = Type.Object(
+  Object.fromEntries(ENGINES.map((engine) => [engine, StatsSnapshotSchema])) as Record<
+    (typeof ENGINES)[number],
+    typeof StatsSnapshotSchema
+  >,
+);
 
 /** The GET /v1/stats snapshot of each billable engine. */
 export async function enginesHealth(db: Db, now: Date): Promise<Static<typeof EnginesHealthSchema>> {
   const snapshots = await Promise.all(
-    ENGINES.map((engine) => statsSnapshot(db, now, { engine, path: null })),
+    ENGINES.map(async (engine) => [engine, await statsSnapshot(db, now, { engine, path: null })] as const),
   );
-  const [capture, content, analyze, crawler] = snapshots;
-  if (capture === undefined || content === undefined || analyze === undefined || crawler === undefined) {
-    throw new Error('a snapshot is missing');
-  }
-  return { capture, content, analyze, 'website-crawler': crawler };
+  return Object.fromEntries(snapshots) as Static<typeof EnginesHealthSchema>;
 }
 
 const SecretSchema = Type.Object({ secret: Type.String() });

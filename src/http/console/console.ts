@@ -4,6 +4,7 @@ import { WebcapError } from '../../errors.js';
 import type { AppDeps } from '../deps.js';
 import { consoleAccessHook } from './access.js';
 import { accountRoutes } from './account.js';
+import { crawlRoutes } from './crawls.js';
 import { consoleHeaders, frontEndRoutes } from './front-end.js';
 import { jobRoutes } from './jobs.js';
 import { keyRoutes } from './keys.js';
@@ -37,6 +38,7 @@ export function consoleRoutes(deps: AppDeps, sessions: ConsoleSessions, frontEnd
     await app.register(usageRoutes(deps));
     await app.register(keyRoutes(deps));
     await app.register(jobRoutes(deps));
+    await app.register(crawlRoutes(deps));
     await app.register(accountRoutes(deps));
     await app.register(userRoutes(deps));
     await app.register(operatorAccountRoutes(deps));

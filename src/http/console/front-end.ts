@@ -13,8 +13,8 @@ const NOT_BUILT =
 
 /**
  * The console's Content-Security-Policy (docs/console.md, "The front end"): nothing from
- * elsewhere, no inline script or style; images also from the published origin, where
- * `screenshot_url` links point.
+ * elsewhere, no inline script or style; images and recordings (animated captures) also from the
+ * published origin, where `screenshot_url` links point.
  */
 export function consoleCsp(publicBaseUrl: string | null): string {
   const images = [
@@ -28,6 +28,7 @@ export function consoleCsp(publicBaseUrl: string | null): string {
     "script-src 'self'",
     "style-src 'self'",
     `img-src ${images.join(' ')}`,
+    `media-src ${images.join(' ')}`,
     "connect-src 'self'",
     "font-src 'self'",
     "frame-src 'self' blob:",

@@ -6,6 +6,7 @@ import { parseIsoDate } from '../../billing/iso-date.js';
 import type { KeyRecord } from '../../billing/keys.js';
 import { keyUse } from '../../billing/ledger.js';
 import { Nullable } from '../../nullable.js';
+import { MAX_ERROR_CHARS, MAX_TARGET_CHARS } from '../../stats/logged-target.js';
 import {
   type LoggedRequest,
   lastUsed,
@@ -125,6 +126,18 @@ export const RequestItemSchema = Type.Object({
   duration_ms: Type.Integer(),
   billed: Type.Boolean(),
   key: KeyRefSchema,
+  target_url: Nullable(
+    Type.String({
+      maxLength: MAX_TARGET_CHARS,
+      description: "the call's target URL, without credentials and with secret-named query values as ***",
+    }),
+  ),
+  error: Nullable(
+    Type.String({
+      maxLength: MAX_ERROR_CHARS,
+      description: 'the error text a failed call was answered with',
+    }),
+  ),
 });
 
 export function requestItemJson(row: LoggedRequest, withAccount: boolean): Static<typeof RequestItemSchema> {
@@ -138,6 +151,8 @@ export function requestItemJson(row: LoggedRequest, withAccount: boolean): Stati
     duration_ms: row.durationMs,
     billed: row.billed,
     key: row.key,
+    target_url: row.targetUrl,
+    error: row.error,
   };
 }
 

@@ -3,6 +3,8 @@ import { CaptureJsonSchema } from '../../calls/delivery.js';
 import { AnalysisDataSchema } from '../../engines/analyze/params.js';
 import { ContentResultSchema } from '../../engines/content/params.js';
 import { CrawlerDataSchema } from '../../engines/crawler/crawler.js';
+import { ExtractResultSchema } from '../../engines/extract/extract.js';
+import { MapBodySchema } from '../../engines/map/params.js';
 import { JobStatusSchema } from '../../jobs/job-record.js';
 
 /*
@@ -22,13 +24,17 @@ const Binary = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' });
 
 /** A capture: the image or PDF bytes by default, or the JSON body. */
 export const CaptureSuccess = {
-  description: 'The image or PDF (response_type=image), or JSON (response_type=json|base64, s3_url=true)',
+  description:
+    'The image, PDF or recording (response_type=image), or JSON (response_type=json|base64, s3_url=true)',
   content: {
     'image/png': { schema: Binary },
     'image/jpeg': { schema: Binary },
     'image/webp': { schema: Binary },
     'image/avif': { schema: Binary },
     'application/pdf': { schema: Binary },
+    'video/mp4': { schema: Binary },
+    'video/webm': { schema: Binary },
+    'image/gif': { schema: Binary },
     'application/json': { schema: CaptureJsonSchema },
   },
 };
@@ -53,6 +59,15 @@ export const ContentBody = envelope(ContentResultSchema);
 
 /** The body of /v1/analyze and /analyze: the spec's Analysis result, custom fields as further string members. */
 export const AnalyzeBody = envelope(AnalysisDataSchema);
+
+/** GET|POST /v1/extract: `{success: true, data, warnings?}` (ScrapingBee's extract_rules answer, with its warnings beside it). */
+export const ExtractBody = Type.Object(
+  { success: Type.Literal(true), ...ExtractResultSchema.properties },
+  { additionalProperties: false },
+);
+
+/** POST /v1/map: Firecrawl's body, not the envelope (docs/crawl.md, "Map"). */
+export const MapBody = MapBodySchema;
 
 /** 202 of an async call (is_async=true): the job to poll. */
 export const JobAcceptedBody = Type.Object(

@@ -3,7 +3,7 @@ import type { Analyzer } from './analyzer.js';
 
 // Raised whenever the extractive method changes what it answers, so that cached analyses made by
 // an earlier method are not served as this one's.
-const METHOD_VERSION = 1;
+const METHOD_VERSION = 2;
 
 /**
  * The built-in, deterministic analyzer (../extractive.ts), run in an extractor process: it reads

@@ -15,6 +15,7 @@ const digest: PageDigest = {
   listItems: ['Steel', 'Brass'],
   outline: [],
   mainText: 'We make widgets.',
+  audience: '',
 };
 const NONCE = 'a'.repeat(32);
 const options = (overrides = {}) => ({

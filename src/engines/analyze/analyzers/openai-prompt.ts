@@ -1,3 +1,5 @@
+import type { ChatMessage, OutputMode } from '../../model/openai-client.js';
+import { fitPage } from '../../model/prompt-budget.js';
 import { CATEGORY_TAXONOMY } from '../extractive/taxonomy.js';
 import type { AnswerSchema } from './analysis-schema.js';
 import type { AnalysisRequest, AnalyzedPage } from './analyzer.js';
@@ -10,15 +12,11 @@ import type { AnalysisRequest, AnalyzedPage } from './analyzer.js';
  * change the answer's shape, which the schema fixes and the validator checks.
  */
 
-/** How the answer's format is asked for: structured output, JSON mode, or only in words. */
-export type OutputMode = 'json_schema' | 'json_object' | 'prompt';
+// The analyzer's tests read the cut where it was first written.
+export { cutAtBoundary } from '../../model/prompt-budget.js';
 
-/** The budget is in tokens; text is counted at this many characters per token (English BPE averages ~4). */
-export const CHARS_PER_TOKEN = 4;
-
-// Shares of the page block's budget that the outline may take before the main content.
+// Share of the page block's budget that the outline may take before the main content.
 const HEADINGS_SHARE = 0.1;
-const TRUNCATED = '\n[… the rest of the page is cut]';
 
 export interface PromptOptions {
   readonly nonce: string;
@@ -28,11 +26,6 @@ export interface PromptOptions {
   readonly maxInputTokens: number;
   /** Why an earlier answer to this call was refused, for the one repair round; null the first time. */
   readonly rejection: string | null;
-}
-
-export interface ChatMessage {
-  readonly role: 'system' | 'user';
-  readonly content: string;
 }
 
 function systemMessage(request: AnalysisRequest, options: PromptOptions): string {
@@ -81,17 +74,6 @@ function systemMessage(request: AnalysisRequest, options: PromptOptions): string
   return lines.join('\n');
 }
 
-/** Cuts text to at most `max` characters at the last paragraph (else line, else word) boundary. */
-export function cutAtBoundary(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = text.slice(0, max);
-  for (const boundary of ['\n\n', '\n', ' ']) {
-    const at = head.lastIndexOf(boundary);
-    if (at > max * 0.5) return head.slice(0, at);
-  }
-  return head;
-}
-
 /**
  * The page block: URL, title, description, headline, headings, then the main content as Markdown
  * (or, when the page has no main content, its visible paragraphs and list items), in that order of
@@ -99,7 +81,6 @@ export function cutAtBoundary(text: string, max: number): string {
  * the main content what is left, cut at a paragraph boundary and marked as cut.
  */
 export function pageBlock(page: AnalyzedPage, maxInputTokens: number): string {
-  const budget = maxInputTokens * CHARS_PER_TOKEN;
   const { digest } = page;
   const head = [
     `URL: ${digest.url}`,
@@ -110,22 +91,15 @@ export function pageBlock(page: AnalyzedPage, maxInputTokens: number): string {
   ]
     .filter((line) => line !== '')
     .join('\n');
-  let text = cutAtBoundary(head, budget);
-  if (digest.headings.length > 0) {
-    const headings = cutAtBoundary(
-      `\n\nSection headings:\n${digest.headings.map((h) => `- ${h}`).join('\n')}`,
-      Math.floor(budget * HEADINGS_SHARE),
-    );
-    if (text.length + headings.length <= budget) text += headings;
-  }
+  const headings =
+    digest.headings.length > 0
+      ? `\n\nSection headings:\n${digest.headings.map((h) => `- ${h}`).join('\n')}`
+      : '';
   const body =
     page.markdown !== null && page.markdown.trim() !== ''
       ? `\n\nMain content (Markdown):\n${page.markdown.trim()}`
       : `\n\nVisible text:\n${[...digest.paragraphs, ...digest.listItems].join('\n')}`;
-  const room = budget - text.length;
-  if (body.length <= room) return text + body;
-  if (room > TRUNCATED.length + 100) text += cutAtBoundary(body, room - TRUNCATED.length) + TRUNCATED;
-  return text;
+  return fitPage({ head, aside: headings, asideShare: HEADINGS_SHARE, body }, maxInputTokens);
 }
 
 /** The system and user messages of one request to the model. */

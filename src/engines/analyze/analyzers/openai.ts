@@ -1,201 +1,51 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { Agent, request } from 'undici';
 import { WebcapError } from '../../../errors.js';
+import { type OpenAiConfig, openAiClient } from '../../model/openai-client.js';
 import { answerSchema, answerValidator, describeErrors, normalizeAnswer } from './analysis-schema.js';
 import type { Analyzer, AnalyzerAnswer } from './analyzer.js';
-import { analysisMessages, type ChatMessage, type OutputMode } from './openai-prompt.js';
+import { analysisMessages } from './openai-prompt.js';
 
-/** The operator's model endpoint and how to talk to it (ANALYZE_OPENAI_*, docs/analyze.md). */
-export interface OpenAiConfig {
-  /** Base URL of an OpenAI-compatible API, up to and including /v1 (its /chat/completions is called). */
-  readonly baseUrl: string;
-  /** Sent as `Authorization: Bearer`; null sends none (a local server). */
-  readonly apiKey: string | null;
-  readonly model: string;
-  readonly output: OutputMode;
-  /** Deadline of a whole analysis: every attempt and the repair round together. */
-  readonly timeoutMs: number;
-  /** Further attempts of a request after a 5xx or a network error. */
-  readonly retries: number;
-  /** Tokens the page may take in the prompt. */
-  readonly maxInputTokens: number;
-  readonly maxOutputTokens: number;
-  /** Null leaves the server's default (some reasoning models accept no other). */
-  readonly temperature: number | null;
-  /** The name the server knows the output limit by: newer OpenAI models take only max_completion_tokens. */
-  readonly maxTokensParam: 'max_tokens' | 'max_completion_tokens';
-}
-
-// A chat completion of a few thousand tokens is a few KB; this only stops a runaway server.
-const MAX_RESPONSE_BYTES = 4_194_304;
-const BACKOFF_BASE_MS = 250;
-const BACKOFF_MAX_MS = 4_000;
-
-type Parsed = { ok: true; value: unknown } | { ok: false; why: string };
-
-interface Completion {
-  readonly content: string | null;
-  readonly finishReason: string | null;
-}
-
-/** The JSON object in a model's text: from its first `{` to its last `}` (models wrap JSON in fences and words). */
-function parseAnswer(completion: Completion): Parsed {
-  const { content } = completion;
-  if (content === null) return { ok: false, why: 'the answer had no text' };
-  if (completion.finishReason === 'length')
-    return { ok: false, why: 'the answer was cut at the output token limit' };
-  const start = content.indexOf('{');
-  const end = content.lastIndexOf('}');
-  if (start === -1 || end < start) return { ok: false, why: 'the answer held no JSON object' };
-  try {
-    return { ok: true, value: JSON.parse(content.slice(start, end + 1)) };
-  } catch {
-    return { ok: false, why: 'the answer was not valid JSON' };
-  }
-}
-
-async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_RESPONSE_BYTES) {
-      body.destroy();
-      throw new Error(`the model's response is larger than ${MAX_RESPONSE_BYTES} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** What a chat-completions response says, or null when it is not one. */
-function completionOf(json: unknown): Completion | null {
-  const choice = (json as { choices?: unknown })?.choices;
-  const first = Array.isArray(choice) ? (choice[0] as Record<string, unknown> | undefined) : undefined;
-  const message = first?.message as Record<string, unknown> | undefined;
-  if (message === undefined || message === null) return null;
-  return {
-    content: typeof message.content === 'string' ? message.content : null,
-    finishReason: typeof first?.finish_reason === 'string' ? first.finish_reason : null,
-  };
-}
+export type { OpenAiConfig } from '../../model/openai-client.js';
 
 /**
- * The `openai` analyzer: any OpenAI-compatible chat-completions endpoint the operator configures.
- * The endpoint is trusted configuration, reached directly (not through the network guard, which
- * polices callers' URLs; it may well be on localhost), and no caller can choose it.
+ * The `openai` analyzer: the analysis schema asked of the operator's model
+ * (model/openai-client.ts), the answer validated, normalized and cut to its limits.
  */
 export function openAiAnalyzer(config: OpenAiConfig, logger?: Logger): Analyzer {
-  const url = `${config.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  const agent = new Agent({ keepAliveTimeout: 10_000 });
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  if (config.apiKey !== null) headers.authorization = `Bearer ${config.apiKey}`;
-
-  const failed = (why: string, cause?: unknown) =>
-    new WebcapError('internal', 'the analysis model failed', { cause: cause ?? new Error(why) });
-
-  /** One chat completion, retried after 5xx and network errors (never after 4xx) until the deadline. */
-  async function complete(messages: ChatMessage[], schema: object, deadline: number): Promise<Completion> {
-    const body = JSON.stringify({
-      model: config.model,
-      messages,
-      [config.maxTokensParam]: config.maxOutputTokens,
-      ...(config.temperature === null ? {} : { temperature: config.temperature }),
-      ...(config.output === 'json_schema'
-        ? {
-            response_format: {
-              type: 'json_schema',
-              json_schema: { name: 'page_analysis', strict: true, schema },
-            },
-          }
-        : config.output === 'json_object'
-          ? { response_format: { type: 'json_object' } }
-          : {}),
-    });
-    let lastError: unknown = null;
-    for (let attempt = 0; attempt <= config.retries; attempt++) {
-      if (attempt > 0) {
-        const backoff = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
-        const wait = backoff / 2 + Math.random() * (backoff / 2);
-        if (Date.now() + wait >= deadline) break;
-        await sleep(wait);
-      }
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) break;
-      try {
-        const response = await request(url, {
-          method: 'POST',
-          headers,
-          body,
-          dispatcher: agent,
-          signal: AbortSignal.timeout(remaining),
-        });
-        const text = await readBounded(response.body);
-        if (response.statusCode >= 500) {
-          lastError = new Error(`HTTP ${response.statusCode}: ${text.slice(0, 300)}`);
-          logger?.warn({ status: response.statusCode, attempt }, 'analysis model answered a server error');
-          continue;
-        }
-        if (response.statusCode >= 400) {
-          logger?.error(
-            { status: response.statusCode, body: text.slice(0, 500) },
-            'analysis model refused the request',
-          );
-          throw failed(`HTTP ${response.statusCode}: ${text.slice(0, 300)}`);
-        }
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = null;
-        }
-        const completion = completionOf(json);
-        if (completion === null) throw failed(`not a chat completion: ${text.slice(0, 300)}`);
-        return completion;
-      } catch (error) {
-        if (error instanceof WebcapError) throw error;
-        lastError = error;
-        logger?.warn({ err: error, attempt }, 'analysis model could not be reached');
-      }
-    }
-    if (Date.now() >= deadline - 1) {
-      throw new WebcapError('timeout', `the analysis model took longer than ${config.timeoutMs} ms`, {
-        cause: lastError,
-      });
-    }
-    throw failed('the analysis model could not be reached', lastError);
-  }
-
+  const client = openAiClient(config, 'analysis', logger);
   return {
     name: 'openai',
     identity: `openai/${config.baseUrl}/${config.model}/${config.output}/${config.maxInputTokens}/${config.temperature}`,
     needsMarkdown: true,
     async analyze(page, analysisRequest): Promise<AnalyzerAnswer> {
-      const deadline = Date.now() + config.timeoutMs;
       const schema = answerSchema(analysisRequest.customFields);
       const validate = answerValidator(schema);
       const nonce = randomBytes(16).toString('hex');
-      let rejection: string | null = null;
-      // The first answer, then one repair round told what was wrong with it.
-      for (let round = 0; round < 2; round++) {
-        const messages = analysisMessages(page, analysisRequest, {
-          nonce,
-          mode: config.output,
-          schema,
-          maxInputTokens: config.maxInputTokens,
-          rejection,
-        });
-        const parsed = parseAnswer(await complete(messages, schema, deadline));
-        if (parsed.ok && validate(parsed.value)) {
-          return normalizeAnswer(parsed.value as Record<string, unknown>, analysisRequest.customFields);
-        }
-        rejection = parsed.ok ? describeErrors(validate) : parsed.why;
-        logger?.warn({ round, rejection }, 'analysis model answered outside the schema');
-      }
-      throw failed(`the model's answer did not match the schema after a repair round: ${rejection}`);
+      const answer = await client.structured({
+        schemaName: 'page_analysis',
+        schema,
+        messages: (rejection) =>
+          analysisMessages(page, analysisRequest, {
+            nonce,
+            mode: config.output,
+            schema,
+            maxInputTokens: config.maxInputTokens,
+            rejection,
+          }),
+        check: (value) =>
+          validate(value)
+            ? {
+                ok: true,
+                value: normalizeAnswer(value as Record<string, unknown>, analysisRequest.customFields),
+              }
+            : { ok: false, why: describeErrors(validate) },
+      });
+      if (answer.ok) return answer.value;
+      throw new WebcapError('internal', 'the analysis model failed', {
+        cause: new Error(`the model's answer did not match the schema after a repair round: ${answer.why}`),
+      });
     },
-    close: () => agent.close(),
+    close: () => client.close(),
   };
 }

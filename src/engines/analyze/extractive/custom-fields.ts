@@ -119,8 +119,9 @@ export function answerCustom(
   for (const text of [digest.h1, digest.subtitle]) {
     if (text !== '') passages.push({ text, stems: passageStems(text, null), entry: null, index: -1 });
   }
+  // The main content only: a sidebar's or footer's passage answers for another page or the site.
   digest.outline.forEach((entry, index) => {
-    if (entry.kind !== 'heading')
+    if (entry.kind !== 'heading' && entry.inMain)
       passages.push({ text: entry.text, stems: passageStems(entry.text, entry), entry, index });
   });
   const documentFrequency = new Map<string, number>();

@@ -33,8 +33,10 @@ export function readsAsFeature(text: string): boolean {
   );
 }
 
-/** Short headings and list items of feature or offer sections; loose list items when nothing is announced. */
+/** Short headings and list items of the main content's feature or offer sections; loose list items when nothing is announced. */
 export function keyFeatures(digest: PageDigest): string[] {
+  // Only the main content: a sidebar's promo list reads just like a feature list.
+  const outline = digest.outline.filter((e) => e.inMain);
   const out: string[] = [];
   const seen = new Set<string>();
   const push = (text: string): void => {
@@ -47,7 +49,7 @@ export function keyFeatures(digest: PageDigest): string[] {
   // 1. Headings and list items of feature sections. A heading that names the section ("Features")
   // is skipped, and of headings at several levels only the deepest count: "Everything you need" over
   // six h3 cards is the section's title, the cards are the features.
-  const inFeatures = digest.outline.filter(
+  const inFeatures = outline.filter(
     (e) =>
       e.kind !== 'paragraph' &&
       hasCue(cueWords(e), FEATURE_CUES) &&
@@ -56,7 +58,7 @@ export function keyFeatures(digest: PageDigest): string[] {
   const deepest = inFeatures.reduce((max, e) => Math.max(max, e.level), 0);
   for (const e of inFeatures) if (e.kind === 'item' || e.level === deepest) push(e.text);
   // 2. List items of sections that say what is offered ("What we bake", "Services", "Menu").
-  for (const e of digest.outline) {
+  for (const e of outline) {
     if (e.kind !== 'item') continue;
     const section = `${e.section.toLowerCase()} `;
     if (hasCue(cueWords(e), OFFER_CUES) || OFFER_PHRASES.some((p) => section.includes(p))) push(e.text);
@@ -64,7 +66,7 @@ export function keyFeatures(digest: PageDigest): string[] {
   // 3. Nothing announced: capitalised, short list items that are not dates, times or prices, if a
   // page has at least three of them (one stray bullet is not a feature list).
   if (out.length === 0) {
-    const loose = digest.outline.filter(
+    const loose = outline.filter(
       (e) =>
         e.kind === 'item' &&
         /^[\p{Lu}]/u.test(e.text) &&

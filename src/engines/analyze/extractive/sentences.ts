@@ -68,15 +68,18 @@ export function splitSentences(text: string, maxSentences: number): string[] {
   return out;
 }
 
-/** Sentences of the hero, headings and paragraphs, in that order, capped. */
+/** The hero's texts: h1, subtitle, description and title, those the page has. */
+export function heroTexts(digest: PageDigest): string[] {
+  return [digest.h1, digest.subtitle, digest.description, digest.title].filter((t) => t !== '');
+}
+
+/** Texts of the main content's headings or paragraphs, in page order (never menus, sidebars or promos). */
+export function mainTexts(digest: PageDigest, kind: 'heading' | 'paragraph'): string[] {
+  return digest.outline.filter((e) => e.kind === kind && e.inMain).map((e) => e.text);
+}
+
+/** Sentences of the hero, then the main content's headings and paragraphs, capped. */
 export function pageSentences(digest: PageDigest): string[] {
-  const blocks = [
-    digest.h1,
-    digest.subtitle,
-    digest.description,
-    digest.title,
-    ...digest.headings,
-    ...digest.paragraphs,
-  ];
-  return splitSentences(blocks.filter((b) => b !== '').join('\n'), EXTRACTIVE_LIMITS.sentences);
+  const blocks = [...heroTexts(digest), ...mainTexts(digest, 'heading'), ...mainTexts(digest, 'paragraph')];
+  return splitSentences(blocks.join('\n'), EXTRACTIVE_LIMITS.sentences);
 }

@@ -32,7 +32,7 @@ function isUseCaseSection(entry: OutlineEntry): boolean {
 export function useCases(digest: PageDigest, sentences: readonly string[]): string[] {
   const found: string[] = [];
   for (const e of digest.outline) {
-    if (e.kind === 'paragraph' || !isUseCaseSection(e) || !readsAsFeature(e.text)) continue;
+    if (!e.inMain || e.kind === 'paragraph' || !isUseCaseSection(e) || !readsAsFeature(e.text)) continue;
     // The section's own heading ("Use cases") is not one of them.
     if (e.kind === 'heading' && isUseCaseSection({ ...e, section: e.text, hint: '' })) continue;
     found.push(e.text.replace(/[.;]$/, ''));

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { contentFields, contentRequest, legacyContentFields } from '../../../requests/content.js';
-import { answerCall } from '../../call-response.js';
+import { answerCall, baseUrlOf } from '../../call-response.js';
 import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { ContentBody, JobAcceptedBody } from '../../responses/calls.js';
@@ -30,6 +30,6 @@ export function legacyContentRoutes(deps: AppDeps): FastifyPluginAsync {
     params: LegacyContentParams,
     response: { 200: ContentBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
     handler: (input, request, reply) =>
-      answerCall(deps, request, reply, input, contentRequest(input, 'legacy')),
+      answerCall(deps, request, reply, input, contentRequest(input, 'legacy', baseUrlOf(deps, request))),
   });
 }

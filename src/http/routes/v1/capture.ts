@@ -15,7 +15,7 @@ const V1CaptureParams = Type.Object(
   { additionalProperties: false },
 );
 
-/** GET|POST /v1/capture: a screenshot or PDF of a page; 1 credit. */
+/** GET|POST /v1/capture: a screenshot, PDF or recording of a page; 1 credit. */
 export function captureRoutes(deps: AppDeps): FastifyPluginAsync {
   return endpoint({
     url: '/v1/capture',
@@ -25,7 +25,7 @@ export function captureRoutes(deps: AppDeps): FastifyPluginAsync {
     billable: true,
     signedLinks: true,
     tags: ['capture'],
-    summary: 'Screenshot or PDF of a page',
+    summary: 'Screenshot, PDF or recording of a page',
     params: V1CaptureParams,
     response: { 200: CaptureSuccess, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
     handler: (input, request, reply) =>

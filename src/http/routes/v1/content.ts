@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { contentRequest, v1ContentFields } from '../../../requests/content.js';
-import { answerCall } from '../../call-response.js';
+import { answerCall, baseUrlOf } from '../../call-response.js';
 import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { ContentBody, JobAcceptedBody } from '../../responses/calls.js';
@@ -27,7 +27,8 @@ export function contentRoutes(deps: AppDeps): FastifyPluginAsync {
     tags: ['content'],
     summary: "A page's metadata, links, HTML, Markdown and sitemap",
     params: V1ContentParams,
-    response: { 200: ContentBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS) },
-    handler: (input, request, reply) => answerCall(deps, request, reply, input, contentRequest(input, 'v1')),
+    response: { 200: ContentBody, 202: JobAcceptedBody, ...errors(...BILLABLE_ERRORS, 502) },
+    handler: (input, request, reply) =>
+      answerCall(deps, request, reply, input, contentRequest(input, 'v1', baseUrlOf(deps, request))),
   });
 }

@@ -23,6 +23,7 @@ export function crawlerRoutes(deps: AppDeps): FastifyPluginAsync {
     auth: 'v1',
     engine: 'website-crawler',
     billable: true,
+    target: 'query',
     tags: ['crawler'],
     summary: "A page's raw HTML, without rendering",
     params: CrawlerQuery,
