@@ -16,6 +16,14 @@ export interface PageGuards {
    */
   contentLoaded(): boolean;
   /**
+   * Stops what the page still loads, and resolves once the browser has answered: every document
+   * response it paused before that has been answered by then, as events and answers keep their
+   * order on a session. A download the page started as its render ended is so refused here,
+   * rather than released unwatched when the closing context detaches the page. Resolves within
+   * STOP_WAIT_MS whatever the browser does.
+   */
+  stopLoading(): Promise<void>;
+  /**
    * From now on the main frame's document is not followed through a redirect: the redirect is
    * kept (stoppedRedirect) and the navigation fails there, before its target is asked for. A
    * whole-site crawl takes the redirect as a link, so that no page is fetched twice.
@@ -215,9 +223,25 @@ export async function guardPage(page: Page): Promise<PageGuards> {
   return {
     tripped,
     contentLoaded: () => contentLoaded,
+    stopLoading: () => stopLoading(session),
     stopAtRedirects: () => {
       redirects.stopping = true;
     },
     stoppedRedirect: () => redirects.stopped,
   };
+}
+
+// A page's renderer may be hung; its context then closes without waiting for the answer.
+const STOP_WAIT_MS = 1_000;
+
+async function stopLoading(session: CDPSession): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, STOP_WAIT_MS);
+  });
+  try {
+    await Promise.race([session.send('Page.stopLoading').catch(() => undefined), waited]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -404,10 +404,12 @@ export class BrowserPool {
     generation.inFlight -= 1;
     if (warm !== null) {
       generation.renders += 1;
-      void warm.context
-        .close()
-        .catch(() => undefined)
-        .finally(() => warm.route.close());
+      // Closing the context detaches the page's guards, and the browser then releases what they
+      // hold paused: a download the page started as its render ended would be written unwatched.
+      // So the route is cut first (no response arrives any more) and what is paused is answered.
+      void Promise.allSettled([warm.route.close(), warm.guards.stopLoading()]).finally(() =>
+        warm.context.close().catch(() => undefined),
+      );
     }
     if (generation.retiring) {
       if (generation.inFlight === 0) void this.shutdown(generation);
