@@ -12,6 +12,7 @@ import { type ContentHttpResult, measureContentHttp, measureExtraction } from '.
 import { type DevSetResult, formatDevSet, measureDevSet } from './content-dev-quality.js';
 import { compareRendered, formatRendered, type RenderedComparison } from './content-dev-rendered.js';
 import { type CrawlBenchResult, measureCrawl } from './crawl.js';
+import { onExit } from './exit-hooks.js';
 import { type ExtractQuality, formatExtractQuality, measureExtractQuality } from './extract-quality.js';
 import { startFixtureSite } from './fixture-site.js';
 import { baselineSubject, type Level, measureLevel, type Subject, serviceSubject } from './modes.js';
@@ -230,6 +231,8 @@ async function run(
   const analysisQuality: AnalysisQuality | null = crawlOnly ? null : measureAnalysisQuality();
   const site = await startFixtureSite();
   const work = mkdtempSync(path.join(os.tmpdir(), 'webcap-bench-'));
+  const removeWork = () => rmSync(work, { recursive: true, force: true });
+  const forgetWork = onExit(removeWork);
   const logFile = path.join(resultsDir, `${stamp}-service.log`);
   const againstLogFile =
     against === null ? logFile : path.join(resultsDir, `${stamp}-service-${against.shortCommit}.log`);
@@ -346,7 +349,8 @@ async function run(
     }
   } finally {
     await site.close();
-    rmSync(work, { recursive: true, force: true });
+    forgetWork();
+    removeWork();
   }
 
   const finishedAt = new Date();
