@@ -90,18 +90,46 @@ export interface ContentHttpResult {
   readonly healthOwnP99Ms: number;
 }
 
-/**
- * GET /v1/content with include_markdown and use_defuddle over the fixture site's targets, in a
- * closed loop of `concurrency` clients (as the capture rows), while another client asks /healthz
- * every 20 ms.
- */
-export async function measureContentHttp(
+interface ContentTally {
+  latenciesMs: number[];
+  elapsedMs: number;
+  failures: number;
+  health: number[];
+  own: number[];
+}
+
+/** `calls` content calls from `offset` on, with /healthz asked every 20 ms meanwhile, into `tally`. */
+async function contentSlice(
   service: Service,
   site: FixtureSite,
   concurrency: number,
   calls: number,
-): Promise<ContentHttpResult> {
-  const call = async (i: number) => {
+  offset: number,
+  tally: ContentTally,
+): Promise<void> {
+  let running = true;
+  const prober = (async () => {
+    while (running) {
+      const waited = service.runQueueWaitMs();
+      const started = performance.now();
+      await service.get('/healthz');
+      const took = performance.now() - started;
+      tally.health.push(took);
+      tally.own.push(took - (service.runQueueWaitMs() - waited));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  const timing = await drive(concurrency, calls, contentCall(service, site), offset);
+  running = false;
+  await prober;
+  tally.latenciesMs.push(...timing.latenciesMs);
+  tally.elapsedMs += timing.elapsedMs;
+  tally.failures += timing.failures;
+}
+
+/** GET /v1/content with include_markdown and use_defuddle of target `i`; throws unless 200. */
+function contentCall(service: Service, site: FixtureSite) {
+  return async (i: number) => {
     const query = new URLSearchParams({
       url: site.target(i).url,
       include_markdown: 'true',
@@ -110,33 +138,50 @@ export async function measureContentHttp(
     const { status, body } = await service.get(`/v1/content?${query}`);
     if (status !== 200) throw new Error(`content answered ${status}: ${body.toString().slice(0, 300)}`);
   };
-  await drive(concurrency, concurrency, call);
-  const health: number[] = [];
-  const own: number[] = [];
-  let running = true;
-  const prober = (async () => {
-    while (running) {
-      const waited = service.runQueueWaitMs();
-      const started = performance.now();
-      await service.get('/healthz');
-      const took = performance.now() - started;
-      health.push(took);
-      own.push(took - (service.runQueueWaitMs() - waited));
-      await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/**
+ * GET /v1/content with include_markdown and use_defuddle over the fixture site's targets, in a
+ * closed loop of `concurrency` clients (as the capture rows), while another client asks /healthz
+ * every 20 ms. With more than one service, the calls are cut in `slices` slices taken in turn,
+ * the first service of a slice rotating (A B, B A...), each slice on the same targets for every
+ * service: the machine's moments fall on each alike.
+ */
+export async function measureContentHttp(
+  services: readonly Service[],
+  site: FixtureSite,
+  concurrency: number,
+  calls: number,
+  slices: number,
+): Promise<ContentHttpResult[]> {
+  for (const service of services) await drive(concurrency, concurrency, contentCall(service, site));
+  const tallies = services.map(
+    (): ContentTally => ({ latenciesMs: [], elapsedMs: 0, failures: 0, health: [], own: [] }),
+  );
+  const perSlice = Math.ceil(calls / slices);
+  for (let slice = 0; slice < slices; slice++) {
+    const offset = concurrency + slice * perSlice;
+    for (let k = 0; k < services.length; k++) {
+      const index = (slice + k) % services.length;
+      await contentSlice(
+        services[index] as Service,
+        site,
+        concurrency,
+        perSlice,
+        offset,
+        tallies[index] as ContentTally,
+      );
     }
-  })();
-  const timing = await drive(concurrency, calls, call, concurrency);
-  running = false;
-  await prober;
-  return {
+  }
+  return tallies.map((tally) => ({
     concurrency,
-    calls,
-    failures: timing.failures,
-    callsPerSecond: (timing.latenciesMs.length * 1000) / timing.elapsedMs,
-    p50Ms: quantile(timing.latenciesMs, 0.5),
-    p95Ms: quantile(timing.latenciesMs, 0.95),
-    healthP99Ms: quantile(health, 0.99),
-    healthMaxMs: Math.max(...health),
-    healthOwnP99Ms: quantile(own, 0.99),
-  };
+    calls: perSlice * slices,
+    failures: tally.failures,
+    callsPerSecond: (tally.latenciesMs.length * 1000) / tally.elapsedMs,
+    p50Ms: quantile(tally.latenciesMs, 0.5),
+    p95Ms: quantile(tally.latenciesMs, 0.95),
+    healthP99Ms: quantile(tally.health, 0.99),
+    healthMaxMs: Math.max(...tally.health),
+    healthOwnP99Ms: quantile(tally.own, 0.99),
+  }));
 }

@@ -65,6 +65,9 @@ export interface ServiceSubjectOptions {
   readonly dataDir: string;
   readonly logFile: string;
   readonly chromiumPath: string | undefined;
+  /** 'against': the service built from `--against`'s ref, whose checkout is `root`. */
+  readonly mode?: 'service' | 'against';
+  readonly root?: string;
 }
 
 /** The real service, configured as `options` say, through its HTTP API. */
@@ -74,6 +77,7 @@ export async function serviceSubject(
   options: ServiceSubjectOptions,
 ): Promise<Subject & { readonly service: Service }> {
   const service = await startService({
+    root: options.root,
     browserConcurrency: options.browserConcurrency,
     clients: level.concurrency,
     allowPrivate: site.allowList(),
@@ -82,7 +86,7 @@ export async function serviceSubject(
     chromiumPath: options.chromiumPath,
   });
   return {
-    mode: 'service',
+    mode: options.mode ?? 'service',
     service,
     shoot: async (i) => {
       await service.shoot(site.target(i).url);

@@ -1,6 +1,8 @@
 import type { CacheHitResult } from './cache-hits.js';
+import { captureNewOverOld } from './side-by-side.js';
 
-export type Mode = 'floor' | 'naive' | 'service';
+/** 'against': the service built from `--against`'s ref, measured beside 'service' (this checkout's). */
+export type Mode = 'floor' | 'naive' | 'service' | 'against';
 
 /** One mode at one concurrency level, as measured. */
 export interface Row {
@@ -82,9 +84,15 @@ function pad(cells: readonly string[], widths: readonly number[]): string {
 /**
  * The results as a plain-text table, with the service's ratios to both baselines. cpu/shot is
  * the browser tree's CPU ms per shot + this process's (service or puppeteer client); load is the
- * machine's 1-minute load average as the row ended.
+ * machine's 1-minute load average as the row ended. With `against` (the other service's label),
+ * its rows go by that name and the service's rows end with their new/old ratios to them.
  */
-export function formatTable(rows: readonly Row[], cache: CacheHitResult | null): string {
+export function formatTable(
+  rows: readonly Row[],
+  cache: CacheHitResult | null,
+  against: string | null = null,
+): string {
+  const sideBySide = against === null ? [] : ['thr/old', 'p50/old', 'cpu/old'];
   const header = [
     'mode',
     'c',
@@ -99,13 +107,21 @@ export function formatTable(rows: readonly Row[], cache: CacheHitResult | null):
     'p50/floor',
     'thr/naive',
     'p50/naive',
+    ...sideBySide,
   ];
   const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
   const body = rows.map((row) => {
     const r = row.mode === 'floor' ? null : ratios(rows, row);
     const failed = row.failures > 0 ? ` (${row.failures} failed)` : '';
+    const old = captureNewOverOld(rows, row);
+    const newOverOld =
+      against === null
+        ? []
+        : old === null
+          ? ['', '', '']
+          : [fixed(old.throughput, 2), fixed(old.p50, 2), fixed(old.cpuPerShot, 2)];
     return [
-      row.mode,
+      row.mode === 'against' && against !== null ? against : row.mode,
       String(row.concurrency),
       `${row.shots}${failed}`,
       fixed(row.shotsPerSecond, 2),
@@ -118,6 +134,7 @@ export function formatTable(rows: readonly Row[], cache: CacheHitResult | null):
       r === null ? '' : fixed(r.p50VsFloor, 2),
       r === null || row.mode === 'naive' ? '' : fixed(r.throughputVsNaive, 2),
       r === null || row.mode === 'naive' ? '' : fixed(r.p50VsNaive, 2),
+      ...newOverOld,
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] ?? '').length)));

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
+import { type AgainstCheckout, checkoutAgainst } from './against.js';
 import { type AnalysisQuality, formatAnalysisQuality, measureAnalysisQuality } from './analysis-quality.js';
 import { directArgs } from './baselines.js';
 import { type CacheHitResult, measureCacheHits } from './cache-hits.js';
@@ -11,11 +12,14 @@ import { type ContentHttpResult, measureContentHttp, measureExtraction } from '.
 import { type DevSetResult, formatDevSet, measureDevSet } from './content-dev-quality.js';
 import { compareRendered, formatRendered, type RenderedComparison } from './content-dev-rendered.js';
 import { type CrawlBenchResult, measureCrawl } from './crawl.js';
+import { onExit } from './exit-hooks.js';
 import { type ExtractQuality, formatExtractQuality, measureExtractQuality } from './extract-quality.js';
 import { startFixtureSite } from './fixture-site.js';
 import { baselineSubject, type Level, measureLevel, type Subject, serviceSubject } from './modes.js';
 import { checkTargets, formatTable, type Mode, type Row, ratios } from './report.js';
 import type { Service } from './service.js';
+import { type SideBySide, sideBySide } from './side-by-side.js';
+import { UsageError } from './usage-error.js';
 
 /*
  * `npm run bench`: the capture service through its HTTP API against two baselines measured in
@@ -48,12 +52,25 @@ import type { Service } from './service.js';
  *                      rounds of extraction over the content fixtures, without rendering (default 5)
  *   --dev-set=0        skips the main-content row on the development set (../shared/eval/trafilatura/)
  *   --rendered-pages=N pages of that set compared through the service, rendered (default 100; 0 skips)
+ *   --against=REF      also the service built from git ref REF (in a temporary worktree), in the same
+ *                      interleaved rounds as this checkout's at every level, then in turn with it for
+ *                      cache hits and content calls: every service row gets its new/old ratios
+ *   --slices=N         with --against, cache hits and content calls in N slices per service, taken
+ *                      in turn (default 4; 2 with --quick)
  */
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+const CHECKOUT = path.dirname(BENCH_DIR);
+
+type Options = ReturnType<typeof parseArgs>;
+
+/** The modes --modes takes; 'against' comes with --against. */
+const MODES = ['floor', 'naive', 'service'] as const satisfies readonly Mode[];
+type CliMode = (typeof MODES)[number];
 
 function parseArgs(argv: readonly string[]) {
-  const option = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
+  const option = (name: string) =>
+    argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(`--${name}=`.length);
   const quick = argv.includes('--quick');
   const crawlOnly = option('only') === 'crawl';
   const extractOnly = option('only') === 'extract';
@@ -67,7 +84,11 @@ function parseArgs(argv: readonly string[]) {
     shots: quick ? Math.ceil(shotsAt(c) / 3) : shotsAt(c),
     rounds,
   }));
-  const modes = (option('modes') ?? 'floor,naive,service').split(',') as Mode[];
+  const modes = (option('modes') ?? 'floor,naive,service').split(',');
+  const unknown = modes.filter((mode) => !MODES.includes(mode as CliMode));
+  if (unknown.length > 0) {
+    throw new UsageError(`--modes=${unknown.join(',')}: the modes are ${MODES.join(', ')}`);
+  }
   const browser = option('browser-concurrency') ?? 'level';
   const browserConcurrency: number | null | 'level' =
     browser === 'default' ? null : browser === 'level' ? 'level' : Number(browser);
@@ -79,13 +100,21 @@ function parseArgs(argv: readonly string[]) {
   const extractionRounds = Number(option('extraction-rounds') ?? (quick ? 2 : 5));
   const devSet = !crawlOnly && option('dev-set') !== '0';
   const renderedPages = devSet ? Number(option('rendered-pages') ?? (quick ? 30 : 100)) : 0;
+  const against = option('against') ?? null;
+  if (against !== null && option('only') !== undefined) {
+    throw new UsageError(`--against compares the service's rows; --only=${option('only')} has none`);
+  }
+  if (against !== null && !modes.includes('service')) {
+    throw new UsageError('--against compares the service with the other ref: --modes must include service');
+  }
+  const slices = against === null ? 1 : Number(option('slices') ?? (quick ? 2 : 4));
   return {
     crawlOnly,
     extractOnly,
     analysisOnly,
     contentQualityOnly,
     levels: crawlOnly ? levels.slice(-1) : levels,
-    modes,
+    modes: modes as CliMode[],
     browserConcurrency,
     cacheSeconds,
     contentCalls,
@@ -95,6 +124,8 @@ function parseArgs(argv: readonly string[]) {
     extractionRounds,
     devSet,
     renderedPages,
+    against,
+    slices,
   };
 }
 
@@ -106,6 +137,18 @@ function gitCommit(): string | null {
   }
 }
 
+/** Whether this checkout's tracked files differ from its commit: then the bench measured more than that commit. */
+function gitChanged(): boolean {
+  try {
+    return (
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !==
+      ''
+    );
+  } catch {
+    return false;
+  }
+}
+
 function chromiumVersion(executablePath: string): string {
   try {
     return execFileSync(executablePath, ['--version'], { encoding: 'utf8' }).trim();
@@ -114,7 +157,35 @@ function chromiumVersion(executablePath: string): string {
   }
 }
 
+/** The options read, `--against`'s checkout built, the run, and that checkout removed however the run ends. */
 async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const startedAt = new Date();
+  const resultsDir = path.join(BENCH_DIR, 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const stamp = startedAt
+    .toISOString()
+    .replaceAll(':', '-')
+    .replace(/\.\d+Z$/, 'Z');
+  const against =
+    options.against === null
+      ? null
+      : await checkoutAgainst(options.against, {
+          root: CHECKOUT,
+          buildLog: path.join(resultsDir, `${stamp}-against-build.log`),
+        });
+  try {
+    await run(options, against, { startedAt, resultsDir, stamp });
+  } finally {
+    against?.remove();
+  }
+}
+
+async function run(
+  options: Options,
+  against: AgainstCheckout | null,
+  output: { readonly startedAt: Date; readonly resultsDir: string; readonly stamp: string },
+): Promise<void> {
   const {
     crawlOnly,
     extractOnly,
@@ -131,8 +202,9 @@ async function main(): Promise<void> {
     extractionRounds,
     devSet,
     renderedPages,
-  } = parseArgs(process.argv.slice(2));
-  const startedAt = new Date();
+    slices,
+  } = options;
+  const { startedAt, resultsDir, stamp } = output;
   const loadAverage = os.loadavg();
   // The service's own default, so the baselines run the very same executable.
   const chromiumPath = process.env.CHROMIUM_PATH;
@@ -159,16 +231,17 @@ async function main(): Promise<void> {
   const analysisQuality: AnalysisQuality | null = crawlOnly ? null : measureAnalysisQuality();
   const site = await startFixtureSite();
   const work = mkdtempSync(path.join(os.tmpdir(), 'webcap-bench-'));
-  const resultsDir = path.join(BENCH_DIR, 'results');
-  mkdirSync(resultsDir, { recursive: true });
-  const stamp = startedAt
-    .toISOString()
-    .replaceAll(':', '-')
-    .replace(/\.\d+Z$/, 'Z');
+  const removeWork = () => rmSync(work, { recursive: true, force: true });
+  const forgetWork = onExit(removeWork);
   const logFile = path.join(resultsDir, `${stamp}-service.log`);
+  const againstLogFile =
+    against === null ? logFile : path.join(resultsDir, `${stamp}-service-${against.shortCommit}.log`);
   const rows: Row[] = [];
   let cache: CacheHitResult | null = null;
   let contentHttp: ContentHttpResult | null = null;
+  // The --against service's, measured in turn with the above.
+  let cacheOld: CacheHitResult | null = null;
+  let contentHttpOld: ContentHttpResult | null = null;
   if (!crawlOnly) {
     console.log(
       `  content extraction without rendering, ${extractionRounds} rounds over the content fixtures...`,
@@ -185,23 +258,39 @@ async function main(): Promise<void> {
   try {
     for (const [index, level] of (crawlOnly ? [] : levels).entries()) {
       const last = index === levels.length - 1;
+      const names = modes.flatMap((mode) =>
+        mode === 'service' && against !== null ? [mode, against.label] : [mode],
+      );
       console.log(
-        `  c=${level.concurrency}: ${modes.join(', ')} in ${level.rounds} interleaved rounds, ` +
+        `  c=${level.concurrency}: ${names.join(', ')} in ${level.rounds} interleaved rounds, ` +
           `${level.shots} shots each...`,
       );
       const subjects: Subject[] = [];
       try {
         let service: Service | null = null;
+        let serviceOld: Service | null = null;
         for (const mode of modes) {
           if (mode === 'service') {
-            const subject = await serviceSubject(level, site, {
+            const settings = {
               browserConcurrency: browserConcurrency === 'level' ? level.concurrency : browserConcurrency,
               dataDir: path.join(work, `c${level.concurrency}`),
               logFile,
               chromiumPath,
-            });
+            };
+            const subject = await serviceSubject(level, site, settings);
             service = subject.service;
             subjects.push(subject);
+            if (against !== null) {
+              const old = await serviceSubject(level, site, {
+                ...settings,
+                dataDir: path.join(work, `c${level.concurrency}-against`),
+                logFile: againstLogFile,
+                mode: 'against',
+                root: against.root,
+              });
+              serviceOld = old.service;
+              subjects.push(old);
+            }
           } else {
             subjects.push(await baselineSubject(mode, level, site, executablePath));
           }
@@ -210,20 +299,30 @@ async function main(): Promise<void> {
         rows.push(...measured);
         for (const row of measured) {
           console.log(
-            `    ${row.mode}: ${row.shotsPerSecond.toFixed(2)} shots/s, p50 ${row.p50Ms.toFixed(0)} ms, ` +
+            `    ${row.mode === 'against' ? against?.label : row.mode}: ${row.shotsPerSecond.toFixed(2)} shots/s, p50 ${row.p50Ms.toFixed(0)} ms, ` +
               `peak ${(row.peakMemoryBytes / 1_048_576).toFixed(0)} MB`,
           );
         }
+        const services = [service, serviceOld].filter((s): s is Service => s !== null);
+        const inTurn = services.length > 1 ? `, in ${slices} slices each, taken in turn` : '';
         if (last && service !== null && contentCalls > 0) {
           console.log(
-            `  c=${level.concurrency}: ${contentCalls} content calls (include_markdown, use_defuddle)...`,
+            `  c=${level.concurrency}: ${contentCalls} content calls (include_markdown, use_defuddle)${inTurn}...`,
           );
-          contentHttp = await measureContentHttp(service, site, level.concurrency, contentCalls);
+          [contentHttp = null, contentHttpOld = null] = await measureContentHttp(
+            services,
+            site,
+            level.concurrency,
+            contentCalls,
+            slices,
+          );
         }
         if (last && service !== null && cacheSeconds > 0) {
-          cache = await measureCacheHits(service, site.target(0).url, {
+          console.log(`  cache hits, ${cacheSeconds} s measured${inTurn}...`);
+          [cache = null, cacheOld = null] = await measureCacheHits(services, site.target(0).url, {
             durationSeconds: cacheSeconds,
             connections: 50,
+            slices,
           });
         }
       } finally {
@@ -250,11 +349,12 @@ async function main(): Promise<void> {
     }
   } finally {
     await site.close();
-    rmSync(work, { recursive: true, force: true });
+    forgetWork();
+    removeWork();
   }
 
   const finishedAt = new Date();
-  if (rows.length > 0) console.log(`\n${formatTable(rows, cache)}`);
+  if (rows.length > 0) console.log(`\n${formatTable(rows, cache, against?.label ?? null)}`);
   const targets = checkTargets(rows);
   for (const t of targets) {
     const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
@@ -319,6 +419,22 @@ async function main(): Promise<void> {
   if (cacheResult !== null) {
     console.log(`cache hits >= 3000 req/s: ${cacheResult.requestsPerSecond >= 3000 ? 'met' : 'MISSED'}`);
   }
+  const commit = gitCommit();
+  const cacheResultOld = cacheOld as CacheHitResult | null;
+  const contentResultOld = contentHttpOld as ContentHttpResult | null;
+  let compared: SideBySide | null = null;
+  if (against !== null) {
+    compared = sideBySide(
+      against,
+      `${commit ?? 'no commit'}${gitChanged() ? ' with uncommitted changes' : ''}`,
+      rows,
+      cacheResult !== null && cacheResultOld !== null ? { newer: cacheResult, older: cacheResultOld } : null,
+      contentResult !== null && contentResultOld !== null
+        ? { newer: contentResult, older: contentResultOld }
+        : null,
+    );
+    console.log(`\n${compared.summary.join('\n')}`);
+  }
 
   const file = path.join(resultsDir, `${stamp}.json`);
   const report = {
@@ -332,7 +448,7 @@ async function main(): Promise<void> {
       platform: `${os.platform()} ${os.release()}`,
     },
     chromium: { executablePath, version: chromiumVersion(executablePath), baselineArgs: directArgs() },
-    commit: gitCommit(),
+    commit,
     viewport: '1280x1024 png',
     fixtureHosts: site.hosts,
     levels,
@@ -341,7 +457,12 @@ async function main(): Promise<void> {
       browserConcurrency:
         browserConcurrency === 'level' ? 'the level' : (browserConcurrency ?? 'default (2)'),
     },
-    rows: rows.map((row) => ({ ...row, ratios: row.mode === 'floor' ? null : ratios(rows, row) })),
+    rows: rows.map((row) => ({
+      ...row,
+      ratios: row.mode === 'floor' ? null : ratios(rows, row),
+      newOverOld:
+        compared?.captures.find((c) => row.mode === 'service' && c.concurrency === row.concurrency) ?? null,
+    })),
     targets,
     cacheHits: cacheResult,
     contentExtraction: extraction,
@@ -361,6 +482,24 @@ async function main(): Promise<void> {
             contentCallP95Ms: quality.contentCallP95Ms,
           },
     mainContentRendered: renderedResult,
+    against:
+      against === null || compared === null
+        ? null
+        : {
+            ref: against.ref,
+            commit: against.commit,
+            label: against.label,
+            nodeModules: against.nodeModules,
+            buildSeconds: against.buildSeconds,
+            cacheHits: cacheResultOld,
+            contentHttp: contentResultOld,
+            newOverOld: {
+              captures: compared.captures,
+              cacheHits: compared.cacheHits,
+              contentHttp: compared.contentHttp,
+            },
+            summary: compared.summary,
+          },
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(
@@ -371,6 +510,10 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`webcap bench: ${error.message}`);
+      process.exit(2);
+    }
     console.error(error);
     process.exit(1);
   },

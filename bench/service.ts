@@ -1,16 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { processTree } from '../src/browser/process-tree.js';
 import { VIEWPORT } from './baselines.js';
+import { onExit } from './exit-hooks.js';
 
 /** The API key the benchmark bootstraps; never a real one. */
 const BENCH_KEY = 'bench-key-0123456789abcdef';
 
-/** The built CLI: the service runs as `webcap serve` does in production, compiled, in its own process. */
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+/** This checkout, whose build (dist/) the service runs unless told another's. */
+const CHECKOUT = fileURLToPath(new URL('..', import.meta.url));
 
 // USER_HZ: the unit of /proc/<pid>/stat's times; 100 on every Linux platform Node supports.
 const TICKS_PER_SECOND = 100;
@@ -29,6 +31,8 @@ export interface ServiceOptions {
   readonly chromiumPath: string | undefined;
   /** More of the service's environment (the soak's METRICS_TOKEN and SOAK_SERVICE_ENV), set last. */
   readonly env?: Readonly<Record<string, string>>;
+  /** The checkout whose build runs (`--against`'s worktree); this one by default. */
+  readonly root?: string;
 }
 
 /** The real service in a child process, listening on 127.0.0.1 at a free port. */
@@ -91,13 +95,18 @@ function listeningAddress(child: ChildProcess, log: number): Promise<string> {
   });
 }
 
-/** Starts `webcap serve` from dist/ with the bench's settings and waits until it listens. */
+/**
+ * Starts `webcap serve` from the checkout's dist/ with the bench's settings and waits until it
+ * listens. The service gets SIGTERM if the bench exits without closing it.
+ */
 export async function startService(options: ServiceOptions): Promise<Service> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npm run bench does)`);
+  // The built CLI: the service runs as `webcap serve` does in production, compiled, in its own process.
+  const cli = path.join(options.root ?? CHECKOUT, 'dist/cli/main.js');
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: build first (npm run bench does)`);
   const log = openSync(options.logFile, 'a');
   // BENCH_SERVICE_NODE_ARGS: Node flags for a look inside the service while the bench drives it (--cpu-prof).
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
-  const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, cli, 'serve'], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -118,10 +127,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     stdio: ['ignore', 'pipe', log],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const forget = onExit(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  });
   let baseUrl: string;
   try {
     baseUrl = await listeningAddress(child, log);
   } catch (error) {
+    forget();
     closeSync(log);
     throw error;
   }
@@ -193,6 +206,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       child.kill('SIGTERM');
       const deadline = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited;
+      forget();
       clearTimeout(deadline);
       closeSync(log);
     },
