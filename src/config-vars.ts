@@ -446,12 +446,11 @@ export const CONFIG_VARS = [
     type: 'integer',
     min: 0,
     max: 65_536,
-    default: null,
-    defaultText: '`64` with S3, `0` with local files',
+    default: 64,
     unit: 'MB',
     keyUnit: 'bytes',
     description:
-      'recently read blobs (cache entries, hosted files) kept in memory, so a repeated cache hit reads no bucket; local files are already in the kernel\'s page cache, and a second copy kept the service\'s memory from staying flat ([docs/performance.md](docs/performance.md), "Soak"); 0 keeps none',
+      'recently read blobs kept in memory, so that a repeated cache hit reads no file and no bucket: with S3 cache entries and hosted files, with local files cache entries only (hosted files, mostly fetched once, would only churn the copies: [docs/performance.md](docs/performance.md), "Soak"); 0 keeps none',
   },
   {
     name: 'FILE_URL_TTL_SECONDS',

@@ -24,7 +24,7 @@ describe('loadConfig', () => {
       fetchHeadersTimeoutMs: 15_000,
       fetchTimeoutMs: 30_000,
       keyCacheTtlMs: 1000,
-      blobMemoryCacheBytes: 0,
+      blobMemoryCacheBytes: 64 * 1_048_576,
       databaseConnectTimeoutMs: 5000,
       databaseQueryTimeoutMs: 10_000,
       sqliteBusyTimeoutMs: 5000,

@@ -29,8 +29,6 @@ interface Assembled {
   readonly dataDir: string;
   readonly database: DatabaseConfig;
   readonly blobs: BlobStoreConfig;
-  /** BLOB_MEMORY_CACHE_MB's, or by default what suits where the blobs live. */
-  readonly blobMemoryCacheBytes: number;
   readonly analyzer: AnalyzerConfig;
 }
 
@@ -218,10 +216,6 @@ export function loadConfig(env: Env): Config {
     dataDir,
     database: Object.freeze(database),
     blobs,
-    // Local files are already in the kernel's page cache when read again (a hit through it cost
-    // 0.32 ms more), and a second copy in the service kept its memory from staying flat over a long
-    // run (docs/performance.md, "Soak"); a bucket's round trip is worth keeping copies for.
-    blobMemoryCacheBytes: table.blobMemoryCacheBytes ?? (blobs.kind === 'fs' ? 0 : 64 * 1_048_576),
     analyzer,
   });
 }

@@ -12,6 +12,7 @@ import { loadOnce } from './browser/load-once.js';
 import { BrowserPool } from './browser/pool.js';
 import { hostedFileLink } from './calls/delivery.js';
 import type { CallDeps } from './calls/deps.js';
+import { isResultCacheBlob } from './calls/result-cache.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { crawlOutbox } from './crawls/crawl-events.js';
@@ -239,7 +240,15 @@ function openBlobs(config: Config, clock: Clock, logger: Logger, closers: Closer
       : new FsBlobStore(config.blobs.dir, clock);
   const blobs = new GuardedBlobStore(
     config.blobMemoryCacheBytes > 0
-      ? new MemoryCachedBlobStore(stored, config.blobMemoryCacheBytes, clock)
+      ? new MemoryCachedBlobStore(
+          stored,
+          config.blobMemoryCacheBytes,
+          clock,
+          // A local file read again is served by the page cache, but a hit's open, read and close
+          // cost more than the rest of it; hosted files, mostly fetched once, would only churn
+          // the copies (docs/performance.md, "Soak").
+          config.blobs.kind === 'fs' ? isResultCacheBlob : undefined,
+        )
       : stored,
     logger,
   );

@@ -322,6 +322,23 @@ describe('memory cache in front of a store', () => {
     expect(kept?.bytes.every((byte) => byte === 7)).toBe(true);
   });
 
+  it('keeps copies only of the keys it is told to', async () => {
+    const clock = () => T0;
+    const inner = new FsBlobStore(path.join(tempDir(), 'blobs'), clock);
+    const reads: string[] = [];
+    const get = inner.get.bind(inner);
+    inner.get = (key) => {
+      reads.push(key);
+      return get(key);
+    };
+    const cached = new MemoryCachedBlobStore(inner, 1000, clock, (key) => key.startsWith('cache/'));
+    for (const key of ['cache/a', 'files/b']) await cached.put(key, Buffer.from(key), { contentType: 'x/y' });
+    for (let i = 0; i < 2; i++) {
+      for (const key of ['cache/a', 'files/b']) expect((await cached.get(key))?.bytes.toString()).toBe(key);
+    }
+    expect(reads).toEqual(['cache/a', 'files/b', 'files/b']);
+  });
+
   it('lets a kept copy expire with the stored blob', async () => {
     const { cached, reads, setNow } = counted(1000);
     await cached.put('k', Buffer.from('v'), { contentType: 'x/y', expiresAt: new Date(T0.getTime() + 1000) });

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../store/db.js';
 import { timeOrderedId } from '../store/ids.js';
 import type { BalanceSource, DatabaseSchema } from '../store/schema.js';
+import { powerOfTwoChunks } from '../store/statement-chunks.js';
 import { type Balance, count, type Drawn, draw, exceeded, type KeyAllowance } from './draw.js';
 import { billingPeriod, QUOTA_WINDOWS, type QuotaWindow, windowEnds, windowStarts } from './periods.js';
 
@@ -35,8 +36,11 @@ export interface ReserveRequest {
 
 export type Trx = Transaction<DatabaseSchema>;
 
-/** Rows per multi-row statement: well under either dialect's limit on bound parameters. */
-const ROWS_PER_INSERT = 100;
+/**
+ * Rows (or ids) per multi-row statement, at most: well under either dialect's limit on bound
+ * parameters, and a power of two, as powerOfTwoChunks takes.
+ */
+const ROWS_PER_STATEMENT = 64;
 
 /**
  * Takes the account's lock for the rest of the transaction (row lock on PostgreSQL, write lock on
@@ -207,11 +211,11 @@ async function recordDraws(
   for (const { request } of draws) perKey.set(request.keyId, (perKey.get(request.keyId) ?? 0) + 1);
   for (const [keyId, units] of perKey) await countKeyUse(trx, keyId, now, units);
   const createdAt = now.toISOString();
-  for (let i = 0; i < draws.length; i += ROWS_PER_INSERT) {
+  for (const chunk of powerOfTwoChunks(draws, ROWS_PER_STATEMENT)) {
     await trx
       .insertInto('reservations')
       .values(
-        draws.slice(i, i + ROWS_PER_INSERT).map(({ id, request, drawn }) => ({
+        chunk.map(({ id, request, drawn }) => ({
           id,
           account_id: accountId,
           key_id: request.keyId,
@@ -274,11 +278,11 @@ async function reserveIn(
 /** Bills the reservations still held, within the caller's transaction; per id, whether this billed it. */
 async function commitIn(trx: Trx, reservationIds: readonly string[], now: Date): Promise<boolean[]> {
   const billed = new Set<string>();
-  for (let i = 0; i < reservationIds.length; i += ROWS_PER_INSERT) {
+  for (const ids of powerOfTwoChunks(reservationIds, ROWS_PER_STATEMENT)) {
     const rows = await trx
       .updateTable('reservations')
       .set({ status: 'committed', settled_at: now.toISOString() })
-      .where('id', 'in', reservationIds.slice(i, i + ROWS_PER_INSERT))
+      .where('id', 'in', ids)
       .where('status', '=', 'reserved')
       .returning('id')
       .execute();
@@ -392,11 +396,11 @@ export async function releaseUnit(db: Db, reservationId: string, now: Date): Pro
  */
 export async function renewHolds(db: Db, reservationIds: readonly string[], until: Date): Promise<number> {
   let renewed = 0;
-  for (let i = 0; i < reservationIds.length; i += ROWS_PER_INSERT) {
+  for (const ids of powerOfTwoChunks(reservationIds, ROWS_PER_STATEMENT)) {
     const result = await db
       .updateTable('reservations')
       .set({ expires_at: until.toISOString() })
-      .where('id', 'in', reservationIds.slice(i, i + ROWS_PER_INSERT))
+      .where('id', 'in', ids)
       .where('status', '=', 'reserved')
       .executeTakeFirst();
     renewed += Number(result.numUpdatedRows);

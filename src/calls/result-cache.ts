@@ -46,8 +46,15 @@ export function cacheKey(engine: string, accountId: string, normalizedParams: ob
     .digest('hex');
 }
 
+const BLOB_PREFIX = 'cache/';
+
 function blobKey(key: string): string {
-  return `cache/${key}`;
+  return `${BLOB_PREFIX}${key}`;
+}
+
+/** Whether a blob key is a result-cache entry's (as opposed to a hosted file's or a job's). */
+export function isResultCacheBlob(blobKey: string): boolean {
+  return blobKey.startsWith(BLOB_PREFIX);
 }
 
 function isUnavailable(error: unknown): boolean {

@@ -24,6 +24,8 @@ interface LogState {
  */
 export class AccessLog extends LogController {
   private readonly lines: Logger;
+  /** Each route's path as the request log writes it, by the route's URL: as many as there are routes. */
+  private readonly routePaths = new Map<string, string>();
 
   constructor(
     logger: Logger,
@@ -59,6 +61,17 @@ export class AccessLog extends LogController {
     this.complete(error, request, reply);
   }
 
+  private pathOf(request: FastifyRequest): string {
+    const route = request.routeOptions.url;
+    if (route === undefined) return normalizePath(request.url);
+    let path = this.routePaths.get(route);
+    if (path === undefined) {
+      path = normalizePath(route);
+      this.routePaths.set(route, path);
+    }
+    return path;
+  }
+
   private complete(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     const state = request as LogState;
     if (state[LOGGED]) return;
@@ -83,7 +96,7 @@ export class AccessLog extends LogController {
       account_id: request.auth.account.id,
       key_id: request.auth.key.id,
       engine,
-      path: normalizePath(request.routeOptions.url ?? request.url),
+      path: this.pathOf(request),
       status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime),
       billed: request.billed ? 1 : 0,

@@ -20,6 +20,7 @@ import { playgroundCaller } from './console/playground.js';
 import type { AppDeps } from './deps.js';
 import { docsUiOptions } from './docs-ui.js';
 import { clientError, frameworkError, registerErrorHandling } from './errors.js';
+import { lazyChildLogger } from './lazy-child-logger.js';
 import { mcpRoutes } from './mcp.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
     clientErrorHandler: clientError,
     // One access line per request, written when it ends, rather than Fastify's two.
     logController: accessLog,
+    childLoggerFactory: lazyChildLogger,
     ajv: {
       customOptions: {
         coerceTypes: 'array',

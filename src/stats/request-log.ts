@@ -4,6 +4,7 @@ import type { Db } from '../store/db.js';
 import { timeOrderedId } from '../store/ids.js';
 import { olderThan, type Page, type PageRequest, pageOf } from '../store/pages.js';
 import type { RequestLogTable } from '../store/schema.js';
+import { powerOfTwoChunks } from '../store/statement-chunks.js';
 import { loggedError, loggedTargetUrl } from './logged-target.js';
 import { addToMinuteTotals } from './snapshot.js';
 
@@ -13,6 +14,9 @@ import { addToMinuteTotals } from './snapshot.js';
  * costs the hot path nothing beyond the row itself. `error` is the failed call's error text.
  */
 export type RequestLogEntry = Omit<RequestLogTable, 'id'>;
+
+/** Rows per insert, at most: a power of two, as powerOfTwoChunks takes. */
+const ROWS_PER_INSERT = 128;
 
 /**
  * Records every authenticated call. Rows are buffered and written in batches off the request
@@ -51,7 +55,9 @@ export class RequestLog {
       }
       try {
         await this.db.transaction().execute(async (trx) => {
-          await trx.insertInto('request_log').values(batch).execute();
+          for (const rows of powerOfTwoChunks(batch, ROWS_PER_INSERT)) {
+            await trx.insertInto('request_log').values(rows).execute();
+          }
           await addToMinuteTotals(trx, batch);
         });
       } catch (error) {

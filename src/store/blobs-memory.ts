@@ -22,6 +22,8 @@ function owned(bytes: Buffer): Buffer {
  * larger than a quarter of the budget is not kept. The budget counts the memory the copies hold:
  * a blob that is a view into a larger buffer (a slice of Node's shared pool, a body read into a
  * bigger allocation) is kept as a copy of its own, or the whole buffer would stay alive uncounted.
+ * `keeps` says which keys are worth a copy at all (with local files, only result-cache entries:
+ * docs/performance.md, "Where a cache hit's time goes").
  */
 export class MemoryCachedBlobStore implements BlobStore {
   private readonly kept = new Map<string, StoredBlob>();
@@ -31,6 +33,7 @@ export class MemoryCachedBlobStore implements BlobStore {
     private readonly store: BlobStore,
     private readonly maxBytes: number,
     private readonly clock: Clock,
+    private readonly keeps: (key: string) => boolean = () => true,
   ) {}
 
   async put(key: string, bytes: Uint8Array, options: PutBlobOptions): Promise<void> {
@@ -49,7 +52,7 @@ export class MemoryCachedBlobStore implements BlobStore {
       this.drop(key);
     }
     const blob = await this.store.get(key);
-    if (blob !== null) this.keep(key, blob);
+    if (blob !== null && this.keeps(key)) this.keep(key, blob);
     return blob;
   }
 
