@@ -241,6 +241,40 @@ describe('extract with a schema, without a model', () => {
     expect(rules.json().data.markdown).toBeUndefined();
   });
 
+  it('takes formats in a query string repeated, comma-separated or as JSON text, alike', async () => {
+    const query = (formats: string) =>
+      `/v1/content?${new URLSearchParams({ url: `${origin()}/shop/anvil-2`, extract_rules: '{"title":"h1"}' })}&${formats}`;
+    const answers = [];
+    for (const formats of [
+      'formats=json&formats=markdown',
+      'formats=json,markdown',
+      `formats=${encodeURIComponent(' json , markdown ')}`,
+      `formats=${encodeURIComponent('["json","markdown"]')}`,
+    ]) {
+      const res = await inject('GET', query(formats));
+      expect(res.statusCode, `${formats}: ${res.body}`).toBe(200);
+      answers.push(res.json().data);
+    }
+    expect(answers[0].json).toEqual({ data: { title: 'Anvil 2' } });
+    expect(answers[0].markdown).toContain('A heavy anvil.');
+    for (const data of answers.slice(1)) expect(data).toEqual(answers[0]);
+    expectRefused(
+      await inject('GET', query('formats=json,pdf')),
+      'formats.1 must be one of markdown, html, json',
+    );
+    expectRefused(
+      await inject('GET', query(`formats=${encodeURIComponent('["json"')}`)),
+      'formats.0 must be one of markdown, html, json',
+    );
+    const crawl = await inject(
+      'GET',
+      `/v1/crawl?${new URLSearchParams({ url: `${origin()}/shop/anvil-2`, limit: '1', sitemap: 'skip', formats: 'markdown,links' })}`,
+    );
+    expect(crawl.statusCode, crawl.body).toBe(202);
+    const page = (await ended(`/v1/crawl/${crawl.json().crawl_id}`)).pages[0];
+    expect(Object.keys(page)).toEqual(expect.arrayContaining(['markdown', 'links']));
+  });
+
   it('gives every page of a crawl of a shop, and every item of a batch, its JSON', async () => {
     const started = await inject('POST', '/v1/crawl', {
       url: `${origin()}/shop/`,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
 import type { ApiGeneration } from './auth.js';
 import { IdempotencyKeyHeaders } from './call-response.js';
+import { splitWordLists, wordListParams } from './query-lists.js';
 import { errors } from './responses/errors.js';
 import { withSignedLinkFields } from './signed-links.js';
 
@@ -63,6 +64,7 @@ export function endpoint<P extends TSchema>(def: Endpoint<P>): FastifyPluginAsyn
     // On every method, so that a POST carrying a signature is told that only GET takes one.
     ...(def.signedLinks === true ? { signedLinks: true as const } : {}),
   };
+  const wordLists = wordListParams(def.params);
   return async (app) => {
     for (const method of def.methods) {
       const source = method === 'GET' ? 'querystring' : 'body';
@@ -84,6 +86,12 @@ export function endpoint<P extends TSchema>(def: Endpoint<P>): FastifyPluginAsyn
               : bodyParams(def.params, def.auth),
           response: method === 'POST' ? { ...def.response, ...errors(413) } : def.response,
         },
+        ...(method === 'GET' && wordLists.length > 0
+          ? {
+              preValidation: async (request: FastifyRequest) =>
+                splitWordLists(request.query as Record<string, unknown>, wordLists),
+            }
+          : {}),
         // Validated against `params` before the handler runs.
         handler: (request, reply) =>
           def.handler((method === 'GET' ? request.query : request.body) as Static<P>, request, reply),
