@@ -175,6 +175,27 @@ describe('main content rules, rendered', () => {
       expect(html).not.toContain('Harbour News');
       expect(html).not.toContain('reopens*');
     });
+
+    it('a page too short for main content keeps its own h1 once, not the title twice', async () => {
+      const { markdown } = await mainContent(
+        '/short',
+        page('<main><h1>Acme Widget</h1><p>A small, sturdy widget.</p><p>Price: $19.99</p></main>', {
+          title: 'Acme Widget',
+        }),
+      );
+      expect(markdown.match(/^# .*/gm), markdown).toEqual(['# Acme Widget']);
+      expect(markdown).toContain('Price: $19.99');
+      const { markdown: withNav } = await mainContent(
+        '/short-nav',
+        page(
+          `<nav><a href="/">Home</a> <a href="/about">About</a></nav><main><h1>Acme Widget</h1>
+          <p>The Acme Widget is a small, sturdy widget for every workshop, made of recycled aluminium.</p>
+          <p>Price: $19.99</p><a href="/about">About us</a></main>`,
+          { title: 'Acme Widget' },
+        ),
+      );
+      expect(withNav.match(/^# .*/gm), withNav).toEqual(['# Acme Widget']);
+    });
   });
 
   describe('teasers', () => {

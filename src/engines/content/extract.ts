@@ -1,7 +1,7 @@
 import { documentBaseUrl } from './base-url.js';
 import { removeInvisible, withoutInvisibleMarks } from './invisible.js';
 import { extractLinks, type PageLinks } from './links.js';
-import { articleTitle, extractMainContent } from './main-content.js';
+import { articleTitle, extractMainContent, holdsTitle } from './main-content.js';
 import { htmlToMarkdown, markdownOfElement } from './markdown.js';
 import { extractMetadata, type PageMetadata } from './metadata.js';
 import { parsePage } from './parse-page.js';
@@ -76,11 +76,14 @@ export function extractContent(input: ExtractInput): Extracted {
   const title = heading ? articleTitle(document, metadata.title) : '';
   const price = heading ? productPrice(document) : '';
   let html: string;
+  // A body read whole (no main content found) may hold the title's own h1 already.
+  let titled = false;
   if (input.useDefuddle) {
     // The last reader of the document: main content may take it apart rather than copy it.
     const main = extractMainContent(document, input.pageUrl, undefined, { inPlace: true });
     if (main.fallback) warnings.push(main.tooLarge ? tooLargeForMainContent(main.elements) : NO_MAIN_CONTENT);
     html = main.html;
+    titled = holdsTitle(main, title);
   } else {
     html = pageHtml;
   }
@@ -92,7 +95,7 @@ export function extractContent(input: ExtractInput): Extracted {
     if (input.useDefuddle) {
       const amount = price.split(' ')[0] as string;
       const head =
-        (title === '' ? '' : `<h1>${escapeHtml(title)}</h1>`) +
+        (title === '' || titled ? '' : `<h1>${escapeHtml(title)}</h1>`) +
         (price === '' || html.includes(amount) ? '' : `<p><strong>${escapeHtml(price)}</strong></p>`);
       markdown = htmlToMarkdown(`${head}${html}`, baseUrl);
     } else markdown = scope === null ? '' : markdownOfElement(scope, baseUrl);

@@ -261,6 +261,7 @@ describe('extractMainContent', () => {
       fallback: true,
       tooLarge: false,
       elements: 2,
+      h1s: [],
     });
   });
 

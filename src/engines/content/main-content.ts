@@ -16,6 +16,8 @@ export interface MainContent {
   readonly tooLarge: boolean;
   /** Elements kept after pruning. */
   readonly elements: number;
+  /** With `fallback`, the words of the body's first h1s (the page's own title among them, when kept). */
+  readonly h1s: readonly string[];
 }
 
 const BLOCK = blockTagsFor('plain-text');
@@ -784,6 +786,16 @@ export function articleTitle(document: Document, fallback: string): string {
   return best !== '' ? best : fallback.replace(/\s+/g, ' ').trim();
 }
 
+/** Whether `main`, a body read whole, already holds `title` as one of its h1s. */
+export function holdsTitle(main: MainContent, title: string): boolean {
+  return main.fallback && main.h1s.includes(normalized(title));
+}
+
+function h1Words(root: Element | null): string[] {
+  if (root === null) return [];
+  return [...root.querySelectorAll('h1')].slice(0, TITLE_H1S).map((h1) => normalized(h1.textContent ?? ''));
+}
+
 function pageTitles(document: Document): string[] {
   const titles = [normalized(document.title ?? '')];
   const h1 = document.querySelector('h1');
@@ -808,7 +820,8 @@ export function extractMainContent(
   const tooLarge = elements > maxElements;
   if (work.body) removeNamedFurniture(work.body);
   const body = () => (work.body ? htmlOf(work.body) : '');
-  if (tooLarge || !work.body) return { html: body(), fallback: true, tooLarge, elements };
+  if (tooLarge || !work.body)
+    return { html: body(), fallback: true, tooLarge, elements, h1s: h1Words(work.body) };
   const counts = countText(work.body);
   const container = widenToSiblings(bestContainer(work.body, counts), work.body, counts);
   cutAfterCore(container, counts);
@@ -822,12 +835,12 @@ export function extractMainContent(
   removeRepeatedTeaser(container, counts);
   removeCredits(container, counts);
   if (wordTokens(plainText(container)).length < MIN_WORDS)
-    return { html: body(), fallback: true, tooLarge: false, elements };
+    return { html: body(), fallback: true, tooLarge: false, elements, h1s: h1Words(work.body) };
   dropLeadingTitle(container, titles, counts);
   removeTopHeadings(container);
   removeMarkupText(container);
   absoluteUrls(container as HTMLElement, pageUrl);
-  return { html: htmlOf(container), fallback: false, tooLarge: false, elements };
+  return { html: htmlOf(container), fallback: false, tooLarge: false, elements, h1s: [] };
 }
 
 /**
