@@ -166,8 +166,10 @@ export function contentResult(
   options: Paging & { include_links?: boolean },
 ): CallToolResult {
   const { title, description } = result.metadata;
+  // Main content's Markdown already begins with the article's title.
+  const titled = result.markdown?.startsWith('# ') === true;
   const document = [
-    ...(title === '' ? [] : [`# ${title}`]),
+    ...(title === '' || titled ? [] : [`# ${title}`]),
     `URL: ${result.url} (HTTP ${result.statusCode})`,
     ...(description === '' ? [] : [`> ${description}`]),
     ...stepScreenshotLines(result.actions?.screenshots ?? []),
