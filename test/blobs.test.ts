@@ -257,8 +257,8 @@ describe('local directory store', () => {
 });
 
 describe('memory cache in front of a store', () => {
-  /** A store that counts its reads, behind a memory cache of `maxBytes`. */
-  function counted(maxBytes: number) {
+  /** A store that counts its reads, behind a memory cache of `maxBytes` keeping what `keeps` names. */
+  function counted(maxBytes: number, keeps?: (key: string) => boolean) {
     let now = T0;
     const clock = () => now;
     const inner = new FsBlobStore(path.join(tempDir(), 'blobs'), clock);
@@ -269,7 +269,7 @@ describe('memory cache in front of a store', () => {
       return get(key);
     };
     return {
-      cached: new MemoryCachedBlobStore(inner, maxBytes, clock),
+      cached: new MemoryCachedBlobStore(inner, maxBytes, clock, keeps),
       reads,
       setNow: (date: Date) => {
         now = date;
@@ -323,15 +323,7 @@ describe('memory cache in front of a store', () => {
   });
 
   it('keeps copies only of the keys it is told to', async () => {
-    const clock = () => T0;
-    const inner = new FsBlobStore(path.join(tempDir(), 'blobs'), clock);
-    const reads: string[] = [];
-    const get = inner.get.bind(inner);
-    inner.get = (key) => {
-      reads.push(key);
-      return get(key);
-    };
-    const cached = new MemoryCachedBlobStore(inner, 1000, clock, (key) => key.startsWith('cache/'));
+    const { cached, reads } = counted(1000, (key) => key.startsWith('cache/'));
     for (const key of ['cache/a', 'files/b']) await cached.put(key, Buffer.from(key), { contentType: 'x/y' });
     for (let i = 0; i < 2; i++) {
       for (const key of ['cache/a', 'files/b']) expect((await cached.get(key))?.bytes.toString()).toBe(key);
