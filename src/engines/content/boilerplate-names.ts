@@ -156,8 +156,29 @@ const BUILDER_PREFIX = /^elementor-(?:widget-?)?/;
 // looks or what it carries, not what it is, so the short words of FURNITURE_WORDS are not read there.
 const BEM_MODIFIER = /(?<=[a-z0-9])--.*$/;
 
+const HEADING = /^H[1-6]$/;
+
+/**
+ * Whether `id` is the anchor a documentation generator made from the heading `el` opens with
+ * ("sharing-with-a-single-developer", "setting-up-1"): it names the section's subject, not what
+ * the element is.
+ */
+function headingAnchor(el: Element, id: string): boolean {
+  const heading = el.firstElementChild;
+  if (id === '' || heading === null || !HEADING.test(heading.tagName.toUpperCase())) return false;
+  const words = new Set(
+    (heading.textContent ?? '')
+      .slice(0, MAX_NAME_CHARS)
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u),
+  );
+  const parts = id.slice(0, MAX_NAME_CHARS).toLowerCase().split(/[-_]/);
+  return parts.length > 1 && parts.every((part) => words.has(part) || /^\d+$/.test(part));
+}
+
 function names(el: Element): string[] {
-  const value = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  const id = el.getAttribute('id') ?? '';
+  const value = `${el.getAttribute('class') ?? ''} ${headingAnchor(el, id) ? '' : id}`;
   return value
     .slice(0, MAX_NAME_CHARS)
     .toLowerCase()

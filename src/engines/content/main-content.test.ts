@@ -226,6 +226,59 @@ describe('extractMainContent', () => {
     expect(text).not.toContain('Another spell');
   });
 
+  it('keeps the formulas of a page whose math renderer names its wrappers like a menu', () => {
+    const formula = (i: number) =>
+      `<mjx-container class="MathJax CtxtMenu_Attached_0"><mjx-math aria-hidden="true"><mjx-c></mjx-c></mjx-math><mjx-assistive-mml><math><mi>x</mi><mo>=</mo><mn>${i}</mn><mi>root${i}</mi></math></mjx-assistive-mml></mjx-container>`;
+    const section = (i: number) =>
+      `<h2>Equation ${i}</h2><p>The next formula is one of the samples the renderer shows on this long page of samples.</p>${formula(i)}`;
+    const html = `<html><head><title>Samples</title></head><body><h1>Samples</h1>${[1, 2, 3, 4].map(section).join('')}</body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    for (const i of [1, 2, 3, 4]) {
+      expect(text).toContain(`Equation ${i}`);
+      expect(text).toContain(`root${i}`);
+    }
+  });
+
+  it("reads a section's id made from its own heading as its subject, not as a furniture name", () => {
+    const paragraph = (topic: string) =>
+      `<p>This part of the guide explains ${topic} step by step, with the commands to type and what they print.</p>`;
+    const section = (id: string, heading: string) =>
+      `<div class="section" id="${id}"><h2>${heading}<a class="headerlink" href="#${id}">¶</a></h2>${paragraph(heading).repeat(3)}</div>`;
+    const html = `<html><head><title>Guide</title></head><body><div class="body"><h1>Guide</h1>${section('installing-the-tool', 'Installing the tool')}${section('sharing-with-a-single-developer', 'Sharing with a single developer')}${section('sharing-1', 'Sharing')}</div><div id="share-bar"><p>Share this guide with your friends and colleagues on every network you use today.</p></div></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('explains Installing the tool');
+    expect(text).toContain('explains Sharing with a single developer');
+    expect(text).toContain('explains Sharing step');
+    expect(text).not.toContain('Share this guide');
+  });
+
+  it('goes on past its core into the sections that open as the core does, not into a related box', () => {
+    const paragraph = (n: number, words: string) =>
+      `<p>Paragraph ${n} of this section ${words}, and it says more about the matter in a second sentence.</p>`;
+    const section = (n: number, size: number) =>
+      `<div class="section"><h2>Part ${n}</h2>${Array.from({ length: size }, (_, i) => paragraph(i, `of part ${n}`)).join('')}</div>`;
+    const related = `<div class="more"><h2>Other pages</h2>${paragraph(1, 'describes another page of the site')}</div>`;
+    const html = `<html><head><title>Manual</title></head><body><div class="document"><h1>Manual</h1>${section(1, 2)}${section(2, 30)}${section(3, 2)}${section(4, 2)}</div></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    for (const n of [1, 2, 3, 4]) expect(text).toContain(`of part ${n}`);
+    const article = `<div class="article">${Array.from({ length: 12 }, (_, i) => paragraph(i, 'of the story')).join('')}</div>`;
+    const story = `<html><head><title>Story</title></head><body><div class="page"><h1>Story</h1>${article}${related}</div></body></html>`;
+    const storyText = textOf(extractMainContent(parseHTML(story).document, pageUrl).html);
+    expect(storyText).toContain('of the story');
+    expect(storyText).not.toContain('another page of the site');
+  });
+
+  it("keeps a table's linked names beside their descriptions, and drops a table of links", () => {
+    const row = (i: number) =>
+      `<tr><td><i><a href="/wiki/Film_${i}">Film number ${i}</a></i></td><td>19${i}0</td><td>A woman relives the same day over and over in film ${i}, until she finds out why it keeps happening.</td></tr>`;
+    const topics = `<table>${Array.from({ length: 6 }, (_, i) => `<tr><td><a href="/t/${i}">Latest forum topic ${i}</a></td><td>today</td></tr>`).join('')}</table>`;
+    const html = `<html><head><title>Films</title></head><body><div class="content"><h1>Films</h1><p>This list of films features time loops, in which characters live the same period of time again and again.</p><table><tr><th>Film</th><th>Year</th><th>Description</th></tr>${[1, 2, 3, 4, 5].map(row).join('')}</table>${topics}</div></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    for (const i of [1, 2, 3, 4, 5]) expect(text).toContain(`Film number ${i}`);
+    expect(text).toContain('relives the same day over and over in film 5');
+    expect(text).not.toContain('Latest forum topic');
+  });
+
   it('writes its text composed (NFC), whichever form the page used', () => {
     const decomposed =
       'Cafe\u0301 cre\u0300me, a long enough paragraph of article text for extractors to accept it. ';

@@ -204,15 +204,29 @@ function textWeight(c: TextCounts): number {
 }
 
 /**
+ * The elements that hold a formula (MathML): a formula is never furniture, whatever its renderer
+ * names its wrappers (MathJax's "CtxtMenu_Attached"). One walk up from each formula.
+ */
+function formulaHolders(body: Element): Set<Element> {
+  const holders = new Set<Element>();
+  for (const math of body.querySelectorAll('math')) {
+    for (let up: Element | null = math; up !== null && !holders.has(up); up = up.parentElement)
+      holders.add(up);
+  }
+  return holders;
+}
+
+/**
  * Removes page furniture: landmarks (nav, header, footer, aside and their roles), elements named
- * so by class or id (boilerplate-names.ts) and elements hidden by an inline style, unless one holds
- * the page's h1, or most of its text and is not a declared landmark (declaredLandmark): a name is a
+ * so by class or id (boilerplate-names.ts; never one that holds a formula) and elements hidden by
+ * an inline style, unless one holds the page's h1, or most of its text and is not a declared landmark (declaredLandmark): a name is a
  * convention, not a proof (a page header may hold the article, a wrapper named "has-sidebar" does).
  * Comment threads and consent notices go whatever their size: they often outweigh a short article,
  * and are never one.
  */
 function removeNamedFurniture(body: Element): void {
   const counts = countText(body);
+  const formulas = formulaHolders(body);
   const named: Element[] = [];
   const always: Element[] = [];
   // A teaser that links elsewhere is another page's; one without a link, after the page's title and
@@ -225,10 +239,11 @@ function removeNamedFurniture(body: Element): void {
     if (tag === 'H1') afterTitle = true;
     const name = NEVER_BY_NAME.has(tag) ? null : furnitureName(el);
     const protectedEl = c.h1 || hasContentName(el);
+    const byName = name !== null && !formulas.has(el);
     if (name === 'teaser' && !protectedEl) {
       if (c.links > 0 || !afterTitle || proseSeen) named.push(el);
     } else if ((name === 'thread' || name === 'consent') && !protectedEl) always.push(el);
-    else if ((isFurniture(el, tag) || name !== null || hiddenByStyle(el) || ariaHidden(el)) && !protectedEl)
+    else if ((isFurniture(el, tag) || byName || hiddenByStyle(el) || ariaHidden(el)) && !protectedEl)
       named.push(el);
     if (afterTitle && c.kind === 'prose' && c.own >= STANDFIRST_ENDS_CHARS) proseSeen = true;
   }
@@ -303,6 +318,24 @@ function widenToSiblings(
   return widened;
 }
 
+/** The first element of `el`'s subtree (itself included) with text of its own, or null; iterative. */
+function firstBlock(el: Element, counts: ReadonlyMap<Element, TextCounts>): Element | null {
+  const stack: Element[] = [el];
+  while (stack.length > 0) {
+    const next = stack.pop() as Element;
+    if ((counts.get(next)?.own ?? 0) > 0) return next;
+    for (let c = next.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  }
+  return null;
+}
+
+/** The heading (h2-h6) an element opens with, as its tag, or null. */
+function openingHeading(el: Element, counts: ReadonlyMap<Element, TextCounts>): string | null {
+  const first = firstBlock(el, counts);
+  const tag = first?.tagName.toUpperCase() ?? '';
+  return SECTION_HEADINGS.has(tag) ? tag : null;
+}
+
 // The article's core is the part of the container that holds at least this share of its score.
 const CORE_SHARE = 0.7;
 
@@ -347,9 +380,19 @@ const SECTION_HEADINGS: ReadonlySet<string> = new Set(['H2', 'H3', 'H4', 'H5', '
  */
 function continuationEnd(core: Element, counts: ReadonlyMap<Element, TextCounts>): Element | null {
   const first = core.nextElementSibling;
+  // A heading, or a section that opens as the core does (documentation nests a section per
+  // heading); a wrapper that opens with a heading after a core that does not is the site's (a
+  // "Related posts" box).
+  const opening = openingHeading(core, counts);
   const sectionHeading = (el: Element) => {
-    const tag = el.tagName.toUpperCase();
-    return SECTION_HEADINGS.has(tag) && core.querySelector(tag) !== null;
+    const own = el.tagName.toUpperCase();
+    if (!SECTION_HEADINGS.has(own)) {
+      const c = counts.get(el);
+      return (
+        opening !== null && c !== undefined && containerScore(c) > 0 && openingHeading(el, counts) === opening
+      );
+    }
+    return core.querySelector(own) !== null;
   };
   if (first === null || !sectionHeading(first)) return first;
   let next: Element | null = first;
@@ -424,9 +467,24 @@ function takeIngredients(container: Element, counts: ReadonlyMap<Element, TextCo
   for (const list of after) container.appendChild(list);
 }
 
+const CELLS: ReadonlySet<string> = new Set(['TD', 'TH']);
+
+/**
+ * Whether `el` is a cell of a table row that also holds prose: a record (a film's linked title
+ * beside its year and synopsis), whose linked cells are its data, not a link list. A row of links
+ * and short lines (a forum's latest topics and their dates) is still a link list.
+ */
+function recordCell(el: Element, counts: ReadonlyMap<Element, TextCounts>): boolean {
+  if (!CELLS.has(el.tagName.toUpperCase())) return false;
+  const row = el.parentElement;
+  if (row === null || row.tagName.toUpperCase() !== 'TR') return false;
+  const c = counts.get(row);
+  return c !== undefined && c.prose > 0;
+}
+
 /**
  * Removes from the container the blocks that are link lists or link lines without prose (related
- * links, tag lists, "read more").
+ * links, tag lists, "read more"); a linked cell of a record is data (recordCell).
  */
 function removeLinkBlocks(container: Element, counts: ReadonlyMap<Element, TextCounts>): void {
   const doomed: Element[] = [];
@@ -436,7 +494,7 @@ function removeLinkBlocks(container: Element, counts: ReadonlyMap<Element, TextC
     const el = stack.pop() as Element;
     const c = counts.get(el);
     if (c === undefined) continue;
-    if (c.prose === 0 && c.links > 0 && c.links >= c.short + c.headings) {
+    if (c.prose === 0 && c.links > 0 && c.links >= c.short + c.headings && !recordCell(el, counts)) {
       doomed.push(el);
       continue;
     }
