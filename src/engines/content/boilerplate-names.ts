@@ -60,6 +60,7 @@ const FURNITURE_PARTS = [
   'lightbox',
   'modal',
   'popup',
+  'flyout',
   'paywall',
   'login',
   'signup',

@@ -272,11 +272,47 @@ describe('extractMainContent', () => {
     const row = (i: number) =>
       `<tr><td><i><a href="/wiki/Film_${i}">Film number ${i}</a></i></td><td>19${i}0</td><td>A woman relives the same day over and over in film ${i}, until she finds out why it keeps happening.</td></tr>`;
     const topics = `<table>${Array.from({ length: 6 }, (_, i) => `<tr><td><a href="/t/${i}">Latest forum topic ${i}</a></td><td>today</td></tr>`).join('')}</table>`;
+    // One row of columns side by side is a layout, not records: its link column stays a link list.
+    const layout = `<table><tr><td>${Array.from({ length: 6 }, (_, i) => `<a href="/n/${i}">Newest thread ${i}</a>`).join('<br>')}</td><td>${Array.from({ length: 6 }, (_, i) => `0${i}/03/16, 02:31 pm`).join(', ')}</td></tr></table>`;
     const html = `<html><head><title>Films</title></head><body><div class="content"><h1>Films</h1><p>This list of films features time loops, in which characters live the same period of time again and again.</p><table><tr><th>Film</th><th>Year</th><th>Description</th></tr>${[1, 2, 3, 4, 5].map(row).join('')}</table>${topics}</div></body></html>`;
     const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
     for (const i of [1, 2, 3, 4, 5]) expect(text).toContain(`Film number ${i}`);
     expect(text).toContain('relives the same day over and over in film 5');
     expect(text).not.toContain('Latest forum topic');
+    const prose = (what: string) =>
+      `<p>This part of the page talks about films with time loops in them, ${what}, as a paragraph does.</p>`;
+    const forum = `<html><head><title>Forum</title></head><body><div class="content">${prose('first')}${layout}${prose('second')}</div></body></html>`;
+    const forumText = textOf(extractMainContent(parseHTML(forum).document, pageUrl).html);
+    expect(forumText).toContain('films with time loops in them, second');
+    expect(forumText).not.toContain('Newest thread');
+  });
+
+  it('drops a hidden copy of the article however long, but keeps a page hidden until a script shows it', () => {
+    const paragraph = (i: number) =>
+      `<p>Paragraph ${i} of the report on the river's flood defences, which the council approved on Monday evening.</p>`;
+    const visible = [1, 2, 3, 4].map(paragraph).join('');
+    const copy = `<div style="display: none">${[1, 2, 3, 4, 5, 6, 7, 8].map((i) => paragraph(i).replace('Paragraph', 'Hidden paragraph')).join('')}</div>`;
+    const html = `<html><head><title>Floods</title></head><body><div class="story">${visible}${copy}</div></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('Paragraph 4 of the report');
+    expect(text).not.toContain('Hidden paragraph');
+    const revealed = `<html><head><title>Floods</title></head><body><div style="visibility:hidden"><div class="story">${visible}</div></div></body></html>`;
+    expect(textOf(extractMainContent(parseHTML(revealed).document, pageUrl).html)).toContain(
+      'Paragraph 4 of the report',
+    );
+  });
+
+  it('drops a flyout inside the article, as it does a popup', () => {
+    const article = [1, 2, 3, 4]
+      .map(
+        (i) =>
+          `<p>Paragraph ${i} of the press release on the relief work after the storms of this autumn.</p>`,
+      )
+      .join('');
+    const html = `<html><head><title>Relief</title></head><body><div class="release">${article}<div class="c-flyout js-flyout"><p>Every small donation helps the people in need all over this world, today and tomorrow!</p></div></div></body></html>`;
+    const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
+    expect(text).toContain('Paragraph 4 of the press release');
+    expect(text).not.toContain('Every small donation');
   });
 
   it('writes its text composed (NFC), whichever form the page used', () => {

@@ -218,17 +218,21 @@ function formulaHolders(body: Element): Set<Element> {
 
 /**
  * Removes page furniture: landmarks (nav, header, footer, aside and their roles), elements named
- * so by class or id (boilerplate-names.ts; never one that holds a formula) and elements hidden by
- * an inline style, unless one holds the page's h1, or most of its text and is not a declared landmark (declaredLandmark): a name is a
+ * so by class or id (boilerplate-names.ts; never one that holds a formula), unless one holds the
+ * page's h1, or most of its text and is not a declared landmark (declaredLandmark): a name is a
  * convention, not a proof (a page header may hold the article, a wrapper named "has-sidebar" does).
  * Comment threads and consent notices go whatever their size: they often outweigh a short article,
- * and are never one.
+ * and are never one. So do elements hidden by an inline style, as the rendered path removes what
+ * the browser did not display (a hidden copy of the article is as long as the article), unless
+ * they hold all of the page's prose (a body hidden until a script shows it).
  */
 function removeNamedFurniture(body: Element): void {
   const counts = countText(body);
   const formulas = formulaHolders(body);
   const named: Element[] = [];
   const always: Element[] = [];
+  const hidden = new Set<Element>();
+  let hiddenProse = 0;
   // A teaser that links elsewhere is another page's; one without a link, after the page's title and
   // before the article's first paragraph (counts run in document order), is the article's own
   // standfirst. A byline or a dateline written as a sentence is not that paragraph.
@@ -243,12 +247,18 @@ function removeNamedFurniture(body: Element): void {
     if (name === 'teaser' && !protectedEl) {
       if (c.links > 0 || !afterTitle || proseSeen) named.push(el);
     } else if ((name === 'thread' || name === 'consent') && !protectedEl) always.push(el);
-    else if ((isFurniture(el, tag) || byName || hiddenByStyle(el) || ariaHidden(el)) && !protectedEl)
-      named.push(el);
+    else if (hiddenByStyle(el) && !protectedEl) {
+      // Counts run in document order: an outer hidden element is met before what it holds.
+      let outer = true;
+      for (let up = el.parentElement; up !== null && outer; up = up.parentElement) outer = !hidden.has(up);
+      if (outer) hiddenProse += c.prose;
+      hidden.add(el);
+    } else if ((isFurniture(el, tag) || byName || ariaHidden(el)) && !protectedEl) named.push(el);
     if (afterTitle && c.kind === 'prose' && c.own >= STANDFIRST_ENDS_CHARS) proseSeen = true;
   }
   const weight = (el: Element) => textWeight(counts.get(el) as TextCounts);
   const all = counts.get(body) as TextCounts;
+  for (const el of hidden) (all.prose > hiddenProse ? always : named).push(el);
   let page = textWeight(all);
   // Smallest first, each against what is left: of two large ones (a dialog's long text and a
   // wrapper named "sidebar_right" around the article) the first to go leaves the other holding most
@@ -470,14 +480,16 @@ function takeIngredients(container: Element, counts: ReadonlyMap<Element, TextCo
 const CELLS: ReadonlySet<string> = new Set(['TD', 'TH']);
 
 /**
- * Whether `el` is a cell of a table row that also holds prose: a record (a film's linked title
- * beside its year and synopsis), whose linked cells are its data, not a link list. A row of links
- * and short lines (a forum's latest topics and their dates) is still a link list.
+ * Whether `el` is a cell of a table row that also holds prose, among other rows: a record (a
+ * film's linked title beside its year and synopsis), whose linked cells are its data, not a link
+ * list. A row of links and short lines (a forum's latest topics and their dates) is still a link
+ * list, and so is the one row of a layout table (columns side by side).
  */
 function recordCell(el: Element, counts: ReadonlyMap<Element, TextCounts>): boolean {
   if (!CELLS.has(el.tagName.toUpperCase())) return false;
   const row = el.parentElement;
   if (row === null || row.tagName.toUpperCase() !== 'TR') return false;
+  if (row.previousElementSibling === null && row.nextElementSibling === null) return false;
   const c = counts.get(row);
   return c !== undefined && c.prose > 0;
 }
