@@ -120,7 +120,7 @@ async function navigate(lease: Lease, params: PageParams, timeoutMs: number): Pr
     }
   };
   page.on('response', onResponse);
-  if (params.stopAtRedirect === true) guards.stopAtRedirects();
+  if (params.stopAtRedirect === true) await guards.stopAtRedirects();
   let response: HTTPResponse | null;
   let unfinished: string | null = null;
   try {

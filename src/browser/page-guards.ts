@@ -26,11 +26,24 @@ export interface PageGuards {
   /**
    * From now on the main frame's document is not followed through a redirect: the redirect is
    * kept (stoppedRedirect) and the navigation fails there, before its target is asked for. A
-   * whole-site crawl takes the redirect as a link, so that no page is fetched twice.
+   * whole-site crawl takes the redirect as a link, so that no page is fetched twice. Resolves
+   * once the browser pauses the main frame's documents.
    */
-  stopAtRedirects(): void;
+  stopAtRedirects(): Promise<void>;
   /** The main frame's redirect that was not followed; null when none was. */
   stoppedRedirect(): StoppedRedirect | null;
+}
+
+export interface GuardOptions {
+  /**
+   * Whether the guard refuses downloads itself: the full browser fetches a download and writes
+   * it to a temporary file whatever it is told, so every frame's document responses are paused
+   * and the downloads among them failed. The headless shell refuses a download before asking
+   * for it (test/hostile-pages.test.ts), so it is not told to pause them: pausing puts the
+   * browser's interception in the way of every request of the page, 14-31 ms of its CPU per
+   * render (docs/performance.md, "Where a render's time goes").
+   */
+  readonly refuseDownloads: boolean;
 }
 
 /** A main-document redirect that was not followed: its status and where it pointed. */
@@ -95,6 +108,7 @@ async function watchFrames(
   mainFrameId: string | null,
   trip: (error: WebcapError) => void,
   redirects: RedirectStop,
+  refuseDownloads: boolean,
 ): Promise<void> {
   session.on('Page.frameScheduledNavigation', ({ frameId, url }) => {
     if (isRefusedNavigation(url)) trip(refusedNavigation(url, frameId === mainFrameId));
@@ -111,13 +125,18 @@ async function watchFrames(
   });
   session.on('sessionattached', (child: CDPSession) => {
     // A frame's target may be gone before it answers; what it does then no longer matters.
-    watchFrames(child, null, trip, redirects).catch(() => undefined);
+    watchFrames(child, null, trip, redirects, refuseDownloads).catch(() => undefined);
   });
   await Promise.all([
     session.send('Page.enable'),
-    session.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] }),
+    refuseDownloads ? pauseDocuments(session) : null,
     session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }),
   ]);
+}
+
+/** Every document response of the session's frame is paused once its headers are in (Fetch.requestPaused). */
+async function pauseDocuments(session: CDPSession): Promise<void> {
+  await session.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] });
 }
 
 /** Whether the paused main document is a redirect, kept as the one not followed when it is. */
@@ -173,12 +192,13 @@ function isDownload(event: Protocol.Fetch.RequestPausedEvent): boolean {
  *   dead page, or waited for a load that never came.
  * - Downloads are refused before a byte of them is read. The headless shell never starts one; the
  *   full browser fetches it and writes it to a temporary file, even when told to deny downloads
- *   (`Browser.setDownloadBehavior`). So every document response, of any frame, is paused once its
- *   headers are in, and one that would be saved (isDownload) is failed there, as the headless
- *   shell fails it: a main document gets `net::ERR_ABORTED`, a frame or link stays where it was.
+ *   (`Browser.setDownloadBehavior`). So there (options.refuseDownloads) every document response,
+ *   of any frame, is paused once its headers are in, and one that would be saved (isDownload) is
+ *   failed, as the headless shell fails it: a main document gets `net::ERR_ABORTED`, a frame or
+ *   link stays where it was.
  * Popups are refused by the browser itself (chromium-args.ts).
  */
-export async function guardPage(page: Page): Promise<PageGuards> {
+export async function guardPage(page: Page, options: GuardOptions): Promise<PageGuards> {
   let trip: (error: WebcapError) => void = () => undefined;
   const tripped = new Promise<never>((_, reject) => {
     trip = reject;
@@ -219,13 +239,20 @@ export async function guardPage(page: Page): Promise<PageGuards> {
     contentLoaded = true;
   });
   const redirects: RedirectStop = { stopping: false, stopped: null };
-  await watchFrames(session, mainFrameId, trip, redirects);
+  const { refuseDownloads } = options;
+  await watchFrames(session, mainFrameId, trip, redirects, refuseDownloads);
+  // Whether the main frame's documents are paused; only then can a paused one be left unanswered.
+  let pausing = refuseDownloads;
   return {
     tripped,
     contentLoaded: () => contentLoaded,
-    stopLoading: () => stopLoading(session),
-    stopAtRedirects: () => {
+    stopLoading: () => (pausing ? stopLoading(session) : Promise.resolve()),
+    stopAtRedirects: async () => {
       redirects.stopping = true;
+      if (!pausing) {
+        pausing = true;
+        await pauseDocuments(session);
+      }
     },
     stoppedRedirect: () => redirects.stopped,
   };

@@ -54,6 +54,8 @@ interface Generation {
   readonly browser: Browser;
   readonly pid: number;
   readonly windowSize: WindowSize;
+  /** Whether the browser fetches downloads itself, which its pages' guards must then refuse (page-guards.ts). */
+  readonly fetchesDownloads: boolean;
   readonly warm: Promise<Lease | null>[];
   inFlight: number;
   renders: number;
@@ -331,11 +333,14 @@ export class BrowserPool {
     }
     // The headless shell's windows are the size --window-size asks; the full browser's keep its
     // UI's height out of it. Measured once, on a blank page of the confined default context.
+    // The headless shell names itself HeadlessChrome; the full browser, even headless, Chrome.
     let windowSize: WindowSize;
+    let fetchesDownloads: boolean;
     try {
       const probe = await browser.newPage();
       windowSize = await probe.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
       await probe.close();
+      fetchesDownloads = !(await browser.version()).startsWith('HeadlessChrome/');
     } catch (error) {
       await browser.close().catch(() => undefined);
       throw new WebcapError('internal', 'the browser could not open a page; retry', { cause: error });
@@ -344,6 +349,7 @@ export class BrowserPool {
       browser,
       pid,
       windowSize,
+      fetchesDownloads,
       warm: [],
       inFlight: 0,
       renders: 0,
@@ -380,7 +386,7 @@ export class BrowserPool {
         proxyBypassList: ['<-loopback>'],
       });
       const page = await context.newPage();
-      const guards = await guardPage(page);
+      const guards = await guardPage(page, { refuseDownloads: generation.fetchesDownloads });
       return { context, page, route, windowSize: generation.windowSize, guards };
     } catch (error) {
       await route?.close();
