@@ -110,6 +110,25 @@ function signedKeyId(query: Record<string, unknown>): string {
   return value;
 }
 
+/**
+ * The request URL without a signed link's own parameters (key_id, expires, signature, as sent):
+ * what the call itself asks for, the same for every link to it. A parameter of theirs spelt
+ * otherwise (percent-encoded) stays, and with it the signature that the access log redacts.
+ */
+export function withoutSignedLinkParams(url: string): string {
+  const at = url.indexOf('?');
+  if (at === -1) return url;
+  const nameOf = (pair: string) => {
+    const eq = pair.indexOf('=');
+    return eq === -1 ? pair : pair.slice(0, eq);
+  };
+  const kept = url
+    .slice(at + 1)
+    .split('&')
+    .filter((pair) => !(SIGNED_LINK_PARAMS as readonly string[]).includes(nameOf(pair)));
+  return kept.length === 0 ? url.slice(0, at) : `${url.slice(0, at)}?${kept.join('&')}`;
+}
+
 /** What checking a signed link needs: the key by id, the sealer of its secret, and the time. */
 export interface SignedLinkDeps {
   readonly signingKey: (id: string) => Promise<SigningKey | undefined>;

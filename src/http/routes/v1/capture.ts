@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps.js';
 import { endpoint } from '../../endpoint.js';
 import { CaptureSuccess, JobAcceptedBody } from '../../responses/calls.js';
 import { BILLABLE_ERRORS, errors } from '../../responses/errors.js';
+import { withoutSignedLinkParams } from '../../signed-links.js';
 import { deepFrozen, UrlMemo } from '../../url-memo.js';
 
 const V1CaptureParams = Type.Object(
@@ -27,11 +28,13 @@ export function captureRoutes(deps: AppDeps): FastifyPluginAsync {
   const specOf = (input: V1CaptureInput, request: FastifyRequest): CallSpec<'capture'> => {
     const baseUrl = baseUrlOf(deps, request);
     if (request.method !== 'GET') return captureRequest(input, 'v1', baseUrl);
-    const key = `${baseUrl} ${request.url}`;
+    // A signed link's own parameters change nothing in the call: its links share one entry.
+    const url = request.signedLink === null ? request.url : withoutSignedLinkParams(request.url);
+    const key = `${baseUrl} ${url}`;
     const known = specs.get(key);
     if (known !== undefined) return known;
     const spec = deepFrozen(captureRequest(input, 'v1', baseUrl));
-    specs.remember(key, request.url, spec);
+    specs.remember(key, url, spec);
     return spec;
   };
   return endpoint({
