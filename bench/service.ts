@@ -5,17 +5,22 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { processTree } from '../src/browser/process-tree.js';
+import { signedQueryString } from '../src/requests/signed-link.js';
 import { VIEWPORT } from './baselines.js';
+import { processCpuMs } from './cpu-time.js';
 import { onExit } from './exit-hooks.js';
 
 /** The API key the benchmark bootstraps; never a real one. */
 const BENCH_KEY = 'bench-key-0123456789abcdef';
 
+/** The admin API's token, through which the bench makes a key that signs links; never a real one. */
+const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+
+/** How long the bench's signed links last: longer than any run. */
+const SIGNED_LINK_SECONDS = 86_400;
+
 /** This checkout, whose build (dist/) the service runs unless told another's. */
 const CHECKOUT = fileURLToPath(new URL('..', import.meta.url));
-
-// USER_HZ: the unit of /proc/<pid>/stat's times; 100 on every Linux platform Node supports.
-const TICKS_PER_SECOND = 100;
 
 export interface ServiceOptions {
   /** BROWSER_CONCURRENCY; null keeps the service's default. */
@@ -43,6 +48,11 @@ export interface Service {
   capturePath(target: string, extra?: Record<string, string>): string;
   /** GET /v1/capture; resolves with the image bytes, throws on any status but 200. */
   shoot(target: string): Promise<Buffer>;
+  /**
+   * `path` (a GET of an endpoint that takes signed links) as a signed link of a key of the
+   * bench's account, made on the first call through the admin API (docs/signed-links.md).
+   */
+  signedLink(path: string): Promise<string>;
   /** GET `path` with the bench's key; resolves with the status and body. */
   get(path: string): Promise<{ status: number; body: Buffer }>;
   /** The service's browser, once it has launched. */
@@ -56,13 +66,6 @@ export interface Service {
   /** Resident memory of the service's extractor processes (its node children), summed, in bytes. */
   extractorRssBytes(): Promise<number>;
   close(): Promise<void>;
-}
-
-/** utime + stime of one process, in ms. */
-function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
 /** VmRSS of one process, in bytes. */
@@ -118,6 +121,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       WEBCAP_BOOTSTRAP_KEY: BENCH_KEY,
       WEBCAP_BOOTSTRAP_QUOTA: '100000000',
+      WEBCAP_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
       ...(options.browserConcurrency === null
         ? {}
         : { BROWSER_CONCURRENCY: String(options.browserConcurrency) }),
@@ -151,10 +155,34 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     });
     return `/v1/capture?${query}`;
   };
+  let signingKey: Promise<{ id: string; signing_secret: string }> | null = null;
+  const makeSigningKey = async () => {
+    const response = await http.request({
+      method: 'POST',
+      path: '/admin/v1/keys',
+      headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ account: 'default', alias: 'bench-signed-links' }),
+    });
+    const text = await response.body.text();
+    if (response.statusCode !== 201)
+      throw new Error(`making a signing key answered ${response.statusCode}: ${text}`);
+    return JSON.parse(text) as { id: string; signing_secret: string };
+  };
   return {
     baseUrl,
     key: BENCH_KEY,
     capturePath,
+    async signedLink(path) {
+      signingKey ??= makeSigningKey();
+      const { id, signing_secret: signingSecret } = await signingKey;
+      const url = new URL(path, baseUrl);
+      const query = signedQueryString(Object.fromEntries(url.searchParams), {
+        keyId: id,
+        expires: Math.floor(Date.now() / 1000) + SIGNED_LINK_SECONDS,
+        signingSecret,
+      });
+      return `${url.pathname}?${query}`;
+    },
     async shoot(target) {
       const response = await http.request({
         method: 'GET',

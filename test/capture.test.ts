@@ -338,6 +338,31 @@ describe('GET /v1/capture', () => {
       expect(site.hits('/capture.html')).toBe(pages + 2);
     });
 
+    it('a URL asked again is worked out once, yet answers each account and host as its own', async () => {
+      const url = `/v1/capture?${new URLSearchParams({ url: site.url('/capture.html?memo'), cache: 'true', response_type: 'json' })}`;
+      const other = await newAccountKey(t, 'memo-other', 100);
+      const pages = site.hits('/capture.html');
+      const ask = (apiKey: string, host: string) =>
+        t.runtime.app.inject({ url, headers: { 'x-api-key': apiKey, host } });
+      const usedBy = async (apiKey: string) =>
+        (await t.runtime.app.inject({ url: '/v1/usage', headers: { 'x-api-key': apiKey } })).json()
+          .total_used as number;
+      expect((await ask(key, 'a.example')).headers['x-webcap-cache']).toBe('miss');
+      const billed = await usedBy(key);
+      const hit = await ask(key, 'b.example');
+      expect(hit.headers['x-webcap-cache']).toBe('hit');
+      expect(hit.json().screenshot_url).toMatch(/^http:\/\/b\.example\//);
+      expect(await usedBy(key)).toBe(billed + 1);
+      // Another account's call of the same URL is its own entry: a miss, rendered and billed to it.
+      const theirs = await ask(other, 'a.example');
+      expect(theirs.headers['x-webcap-cache']).toBe('miss');
+      expect(theirs.json().screenshot_url).toMatch(/^http:\/\/a\.example\//);
+      expect((await ask(other, 'a.example')).headers['x-webcap-cache']).toBe('hit');
+      expect(site.hits('/capture.html')).toBe(pages + 2);
+      expect(await usedBy(other)).toBe(2);
+      expect(await usedBy(key)).toBe(billed + 1);
+    });
+
     it('refuses a hit the account can no longer pay for (402), without the image', async () => {
       const single = await newAccountKey(t, 'one-shot', 1);
       const url = `/v1/capture?${new URLSearchParams({ url: site.url('/capture.html?once'), cache: 'true' })}`;

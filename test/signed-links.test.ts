@@ -435,4 +435,27 @@ describe('a signed link in a real <img>', () => {
     expect(unsigned.headers['cache-control']).toBeUndefined();
     expect(unsigned.headers.etag).toBeUndefined();
   });
+
+  it('links to the same call share its cache entry and ETag, each checked and billed; a tampered one still fails', async () => {
+    const params = { format: 'png', cache: true, cache_ttl: 3600, viewport_width: 402 } as const;
+    const at = (expiresInMs: number) =>
+      signUrl({
+        baseUrl: api,
+        params: { url: site.url('/capture.html'), viewport_height: 300, ...params },
+        keyId: key.id,
+        signingSecret: key.signing_secret,
+        expires: new Date(Date.now() + expiresInMs),
+      });
+    const pathOf = (link: string) => `${new URL(link).pathname}${new URL(link).search}`;
+    const first = await t.runtime.app.inject({ url: pathOf(await at(3_600_000)) });
+    expect(first.headers['x-webcap-cache']).toBe('miss');
+    const before = await used();
+    const second = await t.runtime.app.inject({ url: pathOf(await at(7_200_000)) });
+    expect(second.headers['x-webcap-cache']).toBe('hit');
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(await used()).toBe(before + 1);
+    const tampered = pathOf(await at(7_200_000)).replace('viewport_width=402', 'viewport_width=403');
+    expect((await t.runtime.app.inject({ url: tampered })).statusCode).toBe(401);
+    expect(await used()).toBe(before + 1);
+  });
 });

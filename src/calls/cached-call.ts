@@ -1,7 +1,7 @@
 import type { StoredBlob } from '../store/blobs.js';
 import type { CallDeps } from './deps.js';
 import { type Caller, charged, metered } from './metering.js';
-import { cacheKey, getCached, putCached } from './result-cache.js';
+import { cacheKeyOf, getCached, putCached } from './result-cache.js';
 
 /** What a call keeps in the result cache: its bytes, their type and what a hit needs besides. */
 export interface CacheEntry {
@@ -44,7 +44,7 @@ export async function cachedCall<R, V>(
   cache: { readonly ttlSeconds: number } | null,
   steps: CachedCallSteps<R, V>,
 ): Promise<CachedOutcome<V>> {
-  const key = cache === null ? null : cacheKey(engine, caller.account.id, keyParams);
+  const key = cache === null ? null : cacheKeyOf(engine, caller.account.id, keyParams);
   const entry = key === null ? null : await getCached(deps.blobs, key);
   const hit = entry === null ? null : steps.fromEntry(entry);
   if (hit !== null && steps.deliveryIsFree) {

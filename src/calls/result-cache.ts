@@ -46,6 +46,23 @@ export function cacheKey(engine: string, accountId: string, normalizedParams: ob
     .digest('hex');
 }
 
+/** The last key computed from each frozen parameter object (a memoized call spec's), by engine and account. */
+const keysOfFrozen = new WeakMap<object, { engine: string; accountId: string; key: string }>();
+
+/**
+ * cacheKey, computed once for parameters that cannot change (frozen, as a memoized call spec's
+ * are): a repeated call with the same spec and account skips the canonical JSON and the hash.
+ * Kept per object, so it goes when the spec does.
+ */
+export function cacheKeyOf(engine: string, accountId: string, normalizedParams: object): string {
+  if (!Object.isFrozen(normalizedParams)) return cacheKey(engine, accountId, normalizedParams);
+  const known = keysOfFrozen.get(normalizedParams);
+  if (known !== undefined && known.engine === engine && known.accountId === accountId) return known.key;
+  const key = cacheKey(engine, accountId, normalizedParams);
+  keysOfFrozen.set(normalizedParams, { engine, accountId, key });
+  return key;
+}
+
 const BLOB_PREFIX = 'cache/';
 
 function blobKey(key: string): string {

@@ -5,6 +5,7 @@ import { redactRequestUrl } from '../logging.js';
 import { normalizePath } from '../stats/catalog.js';
 import type { Metrics } from '../stats/metrics.js';
 import type { RequestLog } from '../stats/request-log.js';
+import { UrlMemo } from './url-memo.js';
 
 const LOGGED = Symbol('logged');
 const SENT = Symbol('sent');
@@ -26,6 +27,8 @@ export class AccessLog extends LogController {
   private readonly lines: Logger;
   /** Each route's path as the request log writes it, by the route's URL: as many as there are routes. */
   private readonly routePaths = new Map<string, string>();
+  /** URLs seen to need no redaction: a repeated call's line skips decoding every parameter. */
+  private readonly cleanUrls = new UrlMemo<true>();
 
   constructor(
     logger: Logger,
@@ -72,6 +75,13 @@ export class AccessLog extends LogController {
     return path;
   }
 
+  private redacted(url: string): string {
+    if (this.cleanUrls.get(url) === true) return url;
+    const redacted = redactRequestUrl(url);
+    this.cleanUrls.remember(url, url, true, redacted);
+    return redacted;
+  }
+
   private complete(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     const state = request as LogState;
     if (state[LOGGED]) return;
@@ -80,7 +90,7 @@ export class AccessLog extends LogController {
     const line = {
       reqId: request.id,
       method: request.method,
-      url: redactRequestUrl(request.url),
+      url: this.redacted(request.url),
       ip: request.ip,
       statusCode: reply.statusCode,
       responseTime: Math.round(reply.elapsedTime * 10) / 10,

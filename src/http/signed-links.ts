@@ -110,6 +110,25 @@ function signedKeyId(query: Record<string, unknown>): string {
   return value;
 }
 
+/**
+ * The request URL without a signed link's own parameters (key_id, expires, signature, as sent):
+ * what the call itself asks for, the same for every link to it. A parameter of theirs spelt
+ * otherwise (percent-encoded) stays, and with it the signature that the access log redacts.
+ */
+export function withoutSignedLinkParams(url: string): string {
+  const at = url.indexOf('?');
+  if (at === -1) return url;
+  const nameOf = (pair: string) => {
+    const eq = pair.indexOf('=');
+    return eq === -1 ? pair : pair.slice(0, eq);
+  };
+  const kept = url
+    .slice(at + 1)
+    .split('&')
+    .filter((pair) => !(SIGNED_LINK_PARAMS as readonly string[]).includes(nameOf(pair)));
+  return kept.length === 0 ? url.slice(0, at) : `${url.slice(0, at)}?${kept.join('&')}`;
+}
+
 /** What checking a signed link needs: the key by id, the sealer of its secret, and the time. */
 export interface SignedLinkDeps {
   readonly signingKey: (id: string) => Promise<SigningKey | undefined>;
@@ -121,6 +140,23 @@ const MISMATCH = new WebcapError(
   'invalid_key',
   'signed link: the signature does not match (an unknown key_id, a parameter changed since signing, or a signing secret rotated since)',
 );
+
+/** Signing secrets as opened, by their sealed text (read afresh each time, so a rotation is seen at once). */
+const openedSecrets = new Map<string, string>();
+const OPENED_SECRETS_MAX = 256;
+
+/**
+ * The signing secret sealed in `sealed`, opened once for as long as the sealed text is in use:
+ * AES-GCM is a fixed function of the text and the service's secret, which the process holds anyway.
+ */
+function openedSecret(sealer: Sealer, sealed: string): string {
+  const known = openedSecrets.get(sealed);
+  if (known !== undefined) return known;
+  const secret = sealer.open<string>(sealed);
+  if (openedSecrets.size >= OPENED_SECRETS_MAX) openedSecrets.clear();
+  openedSecrets.set(sealed, secret);
+  return secret;
+}
 
 /**
  * The caller a signed link stands for, or the error that refuses it, before anything is rendered
@@ -159,7 +195,7 @@ export async function signedLinkCaller(deps: SignedLinkDeps, request: FastifyReq
   }
   let secret: string;
   try {
-    secret = deps.keySecrets.open<string>(signing.sealedSecret);
+    secret = openedSecret(deps.keySecrets, signing.sealedSecret);
   } catch {
     throw new WebcapError(
       'forbidden',
@@ -188,6 +224,20 @@ export async function signedLinkCaller(deps: SignedLinkDeps, request: FastifyReq
 /** How long a signed answer may be kept without a cache: an hour, as a page's images usually are. */
 const SIGNED_NO_CACHE_MAX_AGE_SECONDS = 3600;
 
+/** The ETag of each result-cache entry's bytes in memory, so a repeated hit hashes its 146 KB once. */
+const etags = new WeakMap<Uint8Array, string>();
+
+/** A strong ETag of the bytes sent: their SHA-256, computed once per buffer (buffers sent are never changed). */
+function etagOf(bytes: Uint8Array | string): string {
+  if (typeof bytes === 'string') return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+  let etag = etags.get(bytes);
+  if (etag === undefined) {
+    etag = `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+    etags.set(bytes, etag);
+  }
+  return etag;
+}
+
 /**
  * The caching headers of a signed link's success: public for max-age seconds (the call's cache
  * TTL, else an hour, never past the link's expiry nor a hosted file's lifetime) and a strong ETag
@@ -210,7 +260,7 @@ export function signedCaching(
     0,
     Math.min(options.cacheTtlSeconds ?? SIGNED_NO_CACHE_MAX_AGE_SECONDS, options.fileUrlTtlSeconds, left),
   );
-  const etag = `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+  const etag = etagOf(bytes);
   reply.header('cache-control', `public, max-age=${maxAge}`).header('etag', etag);
   const given = request.headers['if-none-match'];
   if (typeof given !== 'string') return false;
