@@ -251,12 +251,14 @@ async function run(
   // The --against service's, measured in turn with the above.
   let cacheOld: CacheHitResult | null = null;
   let contentHttpOld: ContentHttpResult | null = null;
-  if (measuresQuality) {
+  // --extraction-rounds=0 skips the row rather than reporting a median of nothing as missed.
+  const measuresExtraction = measuresQuality && extractionRounds > 0;
+  if (measuresExtraction) {
     console.log(
       `  content extraction without rendering, ${extractionRounds} rounds over the content fixtures...`,
     );
   }
-  const extraction = measuresQuality ? measureExtraction(extractionRounds) : null;
+  const extraction = measuresExtraction ? measureExtraction(extractionRounds) : null;
   let devSetResult: DevSetResult | null = null;
   if (devSet) {
     console.log('  main content on the development set, one page after the other on this thread...');
