@@ -162,7 +162,8 @@ const HEADING = /^H[1-6]$/;
 /**
  * Whether `id` is the anchor a documentation generator made from the heading `el` opens with
  * ("sharing-with-a-single-developer", "setting-up-1"): it names the section's subject, not what
- * the element is.
+ * the element is. Three parts at least: a box named "related-posts" over a "Related posts"
+ * heading is named for what it is.
  */
 function headingAnchor(el: Element, id: string): boolean {
   const heading = el.firstElementChild;
@@ -174,7 +175,7 @@ function headingAnchor(el: Element, id: string): boolean {
       .split(/[^\p{L}\p{N}]+/u),
   );
   const parts = id.slice(0, MAX_NAME_CHARS).toLowerCase().split(/[-_]/);
-  return parts.length > 1 && parts.every((part) => words.has(part) || /^\d+$/.test(part));
+  return parts.length >= 3 && parts.every((part) => words.has(part) || /^\d+$/.test(part));
 }
 
 function names(el: Element): string[] {

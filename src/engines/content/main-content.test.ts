@@ -244,12 +244,13 @@ describe('extractMainContent', () => {
       `<p>This part of the guide explains ${topic} step by step, with the commands to type and what they print.</p>`;
     const section = (id: string, heading: string) =>
       `<div class="section" id="${id}"><h2>${heading}<a class="headerlink" href="#${id}">¶</a></h2>${paragraph(heading).repeat(3)}</div>`;
-    const html = `<html><head><title>Guide</title></head><body><div class="body"><h1>Guide</h1>${section('installing-the-tool', 'Installing the tool')}${section('sharing-with-a-single-developer', 'Sharing with a single developer')}${section('sharing-1', 'Sharing')}</div><div id="share-bar"><p>Share this guide with your friends and colleagues on every network you use today.</p></div></body></html>`;
+    const html = `<html><head><title>Guide</title></head><body><div class="body"><h1>Guide</h1>${section('installing-the-tool', 'Installing the tool')}${section('sharing-with-a-single-developer', 'Sharing with a single developer')}${section('sharing-your-work-1', 'Sharing your work')}<div id="related-posts"><h2>Related posts</h2><p>Another guide on this site explains a different tool, and it is worth a look next time.</p></div></div><div id="share-bar"><p>Share this guide with your friends and colleagues on every network you use today.</p></div></body></html>`;
     const text = textOf(extractMainContent(parseHTML(html).document, pageUrl).html);
     expect(text).toContain('explains Installing the tool');
     expect(text).toContain('explains Sharing with a single developer');
-    expect(text).toContain('explains Sharing step');
+    expect(text).toContain('explains Sharing your work step');
     expect(text).not.toContain('Share this guide');
+    expect(text).not.toContain('Another guide on this site');
   });
 
   it('goes on past its core into the sections that open as the core does, not into a related box', () => {
