@@ -9,6 +9,7 @@ import { invalidParam, WebcapError } from '../errors.js';
 import type { Sealer } from '../jobs/sealed.js';
 import {
   canonicalQuery,
+  isSignedLinkParam,
   querySignature,
   SIGNED_LINK_MAX_SECONDS,
   SIGNED_LINK_PARAMS,
@@ -125,7 +126,7 @@ export function withoutSignedLinkParams(url: string): string {
   const kept = url
     .slice(at + 1)
     .split('&')
-    .filter((pair) => !(SIGNED_LINK_PARAMS as readonly string[]).includes(nameOf(pair)));
+    .filter((pair) => !isSignedLinkParam(nameOf(pair)));
   return kept.length === 0 ? url.slice(0, at) : `${url.slice(0, at)}?${kept.join('&')}`;
 }
 
@@ -141,20 +142,29 @@ const MISMATCH = new WebcapError(
   'signed link: the signature does not match (an unknown key_id, a parameter changed since signing, or a signing secret rotated since)',
 );
 
-/** Signing secrets as opened, by their sealed text (read afresh each time, so a rotation is seen at once). */
-const openedSecrets = new Map<string, string>();
+/**
+ * Signing secrets as opened, per sealer (the service's secret) and by their sealed text, read
+ * afresh each time, so a rotation is seen at once. Per sealer: a text that one service secret
+ * opens is never answered for a sealer that could not open it.
+ */
+const openedSecrets = new WeakMap<Sealer, Map<string, string>>();
 const OPENED_SECRETS_MAX = 256;
 
 /**
  * The signing secret sealed in `sealed`, opened once for as long as the sealed text is in use:
- * AES-GCM is a fixed function of the text and the service's secret, which the process holds anyway.
+ * AES-GCM is a fixed function of the text and the sealer's key, which the process holds anyway.
  */
 function openedSecret(sealer: Sealer, sealed: string): string {
-  const known = openedSecrets.get(sealed);
+  let opened = openedSecrets.get(sealer);
+  if (opened === undefined) {
+    opened = new Map();
+    openedSecrets.set(sealer, opened);
+  }
+  const known = opened.get(sealed);
   if (known !== undefined) return known;
   const secret = sealer.open<string>(sealed);
-  if (openedSecrets.size >= OPENED_SECRETS_MAX) openedSecrets.clear();
-  openedSecrets.set(sealed, secret);
+  if (opened.size >= OPENED_SECRETS_MAX) opened.clear();
+  opened.set(sealed, secret);
   return secret;
 }
 

@@ -11,6 +11,11 @@ import { createHmac } from 'node:crypto';
 /** The parameters a signed link adds to a call's own. */
 export const SIGNED_LINK_PARAMS = ['key_id', 'expires', 'signature'] as const;
 
+/** Whether `name` is one of a signed link's own parameters (SIGNED_LINK_PARAMS). */
+export function isSignedLinkParam(name: string): boolean {
+  return (SIGNED_LINK_PARAMS as readonly string[]).includes(name);
+}
+
 /** How far ahead a link may expire: a leaked link spends the key's calls until then or a rotation. */
 export const SIGNED_LINK_MAX_SECONDS = 366 * 86_400;
 
@@ -70,9 +75,7 @@ export function signedQueryString(
   params: LinkParams,
   link: { readonly keyId: string; readonly expires: number; readonly signingSecret: string },
 ): string {
-  const reserved = Object.keys(params).filter(
-    (name) => name === 'x_api_key' || (SIGNED_LINK_PARAMS as readonly string[]).includes(name),
-  );
+  const reserved = Object.keys(params).filter((name) => name === 'x_api_key' || isSignedLinkParam(name));
   if (reserved.length > 0) throw new Error(`a signed link's parameters cannot name ${reserved.join(', ')}`);
   const pairs: [string, string][] = [
     ...pairsOf(params),
