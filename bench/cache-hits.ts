@@ -1,8 +1,7 @@
-import { fork } from 'node:child_process';
-import type autocannon from 'autocannon';
 import { startHitFloor } from './hit-floor.js';
 import { quantile } from './load.js';
 import type { Service } from './service.js';
+import { loadWithWrk } from './wrk-load.js';
 
 export interface CacheHitResult {
   /** What answered: `floor`, or a service's label with `key` or `signed link`. */
@@ -31,19 +30,6 @@ export interface CacheHitRun {
   readonly signed: readonly CacheHitResult[];
   /** A bare node:http server answering the same bytes (hit-floor.ts): what the machine can do for that payload. */
   readonly floor: CacheHitResult;
-}
-
-/** Runs autocannon in a child process (cache-load.ts) and returns its result. */
-export function loadFromChild(options: autocannon.Options): Promise<autocannon.Result> {
-  const child = fork(new URL('./cache-load.ts', import.meta.url), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (result) => resolve(result as autocannon.Result));
-    child.once('exit', (code) => reject(new Error(`autocannon exited with ${code} before answering`)));
-    child.once('error', reject);
-    child.send(options);
-  });
 }
 
 interface Tally {
@@ -83,7 +69,7 @@ async function expectCache(
  * Cache hits per second of each service, with its key and through a signed link, and of the
  * floor. Each service is primed: one call renders and stores the capture, then the key's and the
  * signed link's must answer `x-webcap-cache: hit`; the floor answers the bytes of that hit. Then
- * autocannon repeats the call, 3 s unmeasured for each subject, then `durationSeconds` measured
+ * wrk repeats the call, 3 s unmeasured for each subject, then `durationSeconds` measured
  * in `slices` slices. The slices alternate between the subjects, the first of a slice rotating,
  * so a busy or quiet moment of the machine, and a slow drift, fall on each alike. Every hit is a
  * billed call (auth, rate cap, ledger, request log), without a browser. The load comes from
@@ -130,13 +116,8 @@ async function measureSubjects(
   subjects: readonly HitSubject[],
   options: { durationSeconds: number; connections: number; slices: number },
 ): Promise<CacheHitResult[]> {
-  const load = (subject: HitSubject, duration: number) =>
-    loadFromChild({
-      url: subject.url,
-      headers: { ...subject.headers },
-      connections: options.connections,
-      duration,
-    });
+  const load = (subject: HitSubject, seconds: number) =>
+    loadWithWrk({ url: subject.url, headers: subject.headers, connections: options.connections, seconds });
   // Unmeasured load first: the hit path is compiled by the JIT only after a few thousand calls.
   for (const subject of subjects) await load(subject, 3);
   const tallies = subjects.map(
@@ -151,12 +132,12 @@ async function measureSubjects(
       const cpuBefore = subject.cpuMs();
       const result = await load(subject, sliceSeconds);
       tally.cpuMs += subject.cpuMs() - cpuBefore;
-      tally.requests += result.requests.total;
-      tally.seconds += result.duration;
+      tally.requests += result.requests;
+      tally.seconds += result.seconds;
       tally.non2xx += result.non2xx;
       tally.errors += result.errors;
-      tally.p50s.push(result.latency.p50);
-      tally.p99s.push(result.latency.p99);
+      tally.p50s.push(result.latencyP50Ms);
+      tally.p99s.push(result.latencyP99Ms);
     }
   }
   return tallies.map((tally, index) => ({
@@ -193,8 +174,8 @@ export function formatCacheHits(run: CacheHitRun): string {
   const body = rows.map((row) => [
     row.name,
     row.requestsPerSecond.toFixed(0),
-    String(row.latencyP50Ms),
-    String(row.latencyP99Ms),
+    row.latencyP50Ms.toFixed(2),
+    row.latencyP99Ms.toFixed(2),
     row.serviceCpuMsPerRequest.toFixed(3),
     row === run.floor ? '' : (row.requestsPerSecond / run.floor.requestsPerSecond).toFixed(2),
     row === run.floor ? '' : (row.serviceCpuMsPerRequest / run.floor.serviceCpuMsPerRequest).toFixed(2),
