@@ -213,3 +213,38 @@ describe('browser pool memory', () => {
     expect(results.map((result) => result.deref())).toEqual([undefined, undefined]);
   });
 });
+
+describe('browser pool memory limit', () => {
+  let site: FixtureServer;
+  let t: TestRuntime;
+
+  beforeAll(async () => {
+    site = await startFixtureServer();
+    // Below what a Chromium tree with a rendered page takes (its browser process alone is more).
+    t = await startTestRuntime('sqlite', {
+      env: {
+        WEBCAP_ALLOW_PRIVATE: `127.0.0.1/32:${site.port}`,
+        BROWSER_CONCURRENCY: '1',
+        BROWSER_MAX_MEMORY_MB: '128',
+        BROWSER_RECYCLE_RENDERS: '1000',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await site?.close();
+  });
+
+  it('recycles a browser whose process tree is over BROWSER_MAX_MEMORY_MB, checked every ten renders', async () => {
+    const first = await browserPid(t.runtime, t.logs);
+    for (let i = 0; i < 10; i++) {
+      await browserPool(t.runtime).run(null, ({ page }) => page.goto(site.url('/capture.html')));
+    }
+    const recycled = () =>
+      t.logs.find((line) => line.includes('"msg":"browser over its memory limit; recycling"'));
+    await vi.waitFor(() => expect(recycled()).toBeDefined(), { timeout: HANG_MS, interval: 200 });
+    const bytes = Number(/"bytes":(\d+)/.exec(recycled() ?? '')?.[1]);
+    expect(bytes).toBeGreaterThan(128 * 1024 * 1024);
+    await vi.waitFor(() => expect(isAlive(first)).toBe(false), { timeout: HANG_MS, interval: 200 });
+  });
+});

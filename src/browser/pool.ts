@@ -4,7 +4,7 @@ import { WebcapError } from '../errors.js';
 import type { ProxyRoute } from '../net/egress-proxy.js';
 import type { UpstreamProxy } from '../net/upstream-proxy.js';
 import { guardPage, type PageGuards } from './page-guards.js';
-import { treeMemoryBytes } from './process-tree.js';
+import { treeMemoryOver } from './process-tree.js';
 
 /** Where contexts get their own ways out; the network guard's EgressProxy is one. */
 export interface EgressRoutes {
@@ -430,8 +430,8 @@ export class BrowserPool {
 
   /** Recycles the browser when its process tree is over the memory limit; read off the event loop. */
   private async checkMemory(generation: Generation): Promise<void> {
-    const bytes = await treeMemoryBytes(generation.pid);
-    if (bytes <= this.options.maxMemoryBytes || generation.retiring) return;
+    const bytes = await treeMemoryOver(generation.pid, this.options.maxMemoryBytes);
+    if (bytes === null || generation.retiring) return;
     this.options.logger.info(
       { browserPid: generation.pid, bytes },
       'browser over its memory limit; recycling',

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { processTree, treeMemoryBytes } from './process-tree.js';
+import { processTree, treeMemoryBytes, treeMemoryOver } from './process-tree.js';
 
 describe('processTree', () => {
   it('finds a process and its descendants, and their memory', async () => {
@@ -19,7 +19,11 @@ describe('processTree', () => {
       expect(tree[0]).toBe(pid);
       expect(tree).toHaveLength(4);
       expect(await processTree(process.pid)).toEqual(expect.arrayContaining(tree));
-      expect(await treeMemoryBytes(pid)).toBeGreaterThan(0);
+      const bytes = await treeMemoryBytes(pid);
+      expect(bytes).toBeGreaterThan(0);
+      // Over a limit it answers the proportional size; within one (here past any resident sum), nothing.
+      expect(await treeMemoryOver(pid, 0)).toBeGreaterThan(0);
+      expect(await treeMemoryOver(pid, 2 ** 50)).toBeNull();
     } finally {
       process.kill(-(shell.pid as number), 'SIGKILL');
     }
