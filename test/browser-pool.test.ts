@@ -248,3 +248,23 @@ describe('browser pool memory limit', () => {
     await vi.waitFor(() => expect(isAlive(first)).toBe(false), { timeout: HANG_MS, interval: 200 });
   });
 });
+
+describe('browser pool close', () => {
+  it('closes a browser that was still launching when the pool closed', async () => {
+    const t = await startTestRuntime('sqlite', { env: { BROWSER_PREWARM: 'false' } });
+    try {
+      const pool = browserPool(t.runtime);
+      const warming = pool.warmUp().catch(() => undefined);
+      await pool.close();
+      await warming;
+      const launched = t.logs
+        .map((line) => /"browserPid":(\d+),"msg":"browser launched"/.exec(line)?.[1])
+        .filter((pid) => pid !== undefined);
+      expect(launched).toHaveLength(1);
+      // Closed by the time close() answered, not left to outlive the pool.
+      expect(isAlive(Number(launched[0]))).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+});

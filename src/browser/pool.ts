@@ -127,6 +127,8 @@ export interface PoolState {
 export class BrowserPool {
   private current: Promise<Generation> | null = null;
   private readonly generations = new Set<Generation>();
+  /** Shutdowns under way (a recycled browser's among them), which close() waits for. */
+  private readonly shuttingDown = new Set<Promise<void>>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private closed = false;
@@ -193,7 +195,11 @@ export class BrowserPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const resume of this.waiting.splice(0)) resume();
+    // A browser still launching joins the generations once it is up: it is waited for, so that
+    // it closes too rather than outliving the pool.
+    await this.current?.catch(() => undefined);
     await Promise.all([...this.generations].map((g) => this.shutdown(g)));
+    await Promise.all(this.shuttingDown);
   }
 
   private admit(): Promise<void> {
@@ -456,6 +462,12 @@ export class BrowserPool {
   private async shutdown(generation: Generation): Promise<void> {
     generation.retiring = true;
     if (!this.generations.delete(generation)) return;
+    const done = this.closeBrowser(generation);
+    this.shuttingDown.add(done);
+    await done.finally(() => this.shuttingDown.delete(done));
+  }
+
+  private async closeBrowser(generation: Generation): Promise<void> {
     const warm = await Promise.all(generation.warm.splice(0));
     await Promise.all(warm.map((w) => w?.route.close()));
     const closing = generation.browser.close().catch(() => undefined);
