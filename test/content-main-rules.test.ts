@@ -176,6 +176,18 @@ describe('main content rules, rendered', () => {
       expect(html).not.toContain('reopens*');
     });
 
+    it("the headline main content took off the top heads the Markdown when the page's <title> is another text", async () => {
+      const { html, markdown } = await mainContent(
+        '/site-title',
+        page(`<main><article><h1>Sea wall reopens after two winters</h1>${paragraphs}</article></main>`, {
+          title: 'Harbour News',
+        }),
+      );
+      expect(markdown.match(/^# .*/gm), markdown).toEqual(['# Sea wall reopens after two winters']);
+      expect(markdown).not.toContain('Harbour News');
+      expect(html).not.toContain('Sea wall reopens after two winters');
+    });
+
     it('a page too short for main content keeps its own h1 once, not the title twice', async () => {
       const { markdown } = await mainContent(
         '/short',

@@ -73,7 +73,7 @@ export function extractContent(input: ExtractInput): Extracted {
   if (body !== null) removeInvisible(body, selected);
   // Read before main content takes the document apart.
   const heading = input.useDefuddle && input.includeMarkdown;
-  const title = heading ? articleTitle(document, metadata.title) : '';
+  let title = heading ? articleTitle(document, metadata.title) : '';
   const price = heading ? productPrice(document) : '';
   let html: string;
   // A body read whole (no main content found) may hold the title's own h1 already.
@@ -83,6 +83,8 @@ export function extractContent(input: ExtractInput): Extracted {
     const main = extractMainContent(document, input.pageUrl, undefined, { inPlace: true });
     if (main.fallback) warnings.push(main.tooLarge ? tooLargeForMainContent(main.elements) : NO_MAIN_CONTENT);
     html = main.html;
+    // The headline main content took off the top goes back on, whatever the <title> says.
+    if (heading && main.title !== null && main.title !== '') title = main.title;
     titled = holdsTitle(main, title);
   } else {
     html = pageHtml;

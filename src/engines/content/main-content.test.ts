@@ -352,6 +352,7 @@ describe('extractMainContent', () => {
       tooLarge: false,
       elements: 2,
       h1s: [],
+      title: null,
     });
   });
 

@@ -18,6 +18,8 @@ export interface MainContent {
   readonly elements: number;
   /** With `fallback`, the words of the body's first h1s (the page's own title among them, when kept). */
   readonly h1s: readonly string[];
+  /** The heading dropped from the top of the content as the article's title, as the page showed it; null when none was. */
+  readonly title: string | null;
 }
 
 const BLOCK = blockTagsFor('plain-text');
@@ -522,13 +524,14 @@ const LABEL_MAX_WORDS = 3;
  * Drops the article's own title from the top of the content, with the fragments above it (a
  * section label, a date): the page's title is metadata, and what stands above it is the page's
  * furniture. A title is any element whose whole text is the page's title or h1 (role="heading"
- * divs, classes lost), before the first real paragraph.
+ * divs, classes lost), before the first real paragraph. Returns the dropped title's text when it
+ * was a heading (h1-h3), the headline a reader's view puts back on top; else null.
  */
 function dropLeadingTitle(
   root: Element,
   titles: readonly string[],
   counts: ReadonlyMap<Element, TextCounts>,
-): void {
+): string | null {
   const above: Element[] = [];
   let prose = false;
   const stack: Element[] = [root];
@@ -548,15 +551,16 @@ function dropLeadingTitle(
         }
       }
       el.remove();
-      return;
+      return isHeading ? (el.textContent ?? '').replace(/\s+/g, ' ').trim() : null;
     }
     // Stop at the first real paragraph: a title further down is a heading of the article.
-    if (name === 'P' && text.split(' ').length > 25) return;
+    if (name === 'P' && text.split(' ').length > 25) return null;
     const c = counts.get(el);
     if (c?.kind === 'prose') prose = true;
     if (c?.kind === 'short' && c.prose === 0) above.push(el);
     for (let k = el.lastElementChild; k; k = k.previousElementSibling) stack.push(k);
   }
+  return null;
 }
 
 /**
@@ -891,7 +895,7 @@ export function extractMainContent(
   if (work.body) removeNamedFurniture(work.body);
   const body = () => (work.body ? htmlOf(work.body) : '');
   if (tooLarge || !work.body)
-    return { html: body(), fallback: true, tooLarge, elements, h1s: h1Words(work.body) };
+    return { html: body(), fallback: true, tooLarge, elements, h1s: h1Words(work.body), title: null };
   const counts = countText(work.body);
   const container = widenToSiblings(bestContainer(work.body, counts), work.body, counts);
   cutAfterCore(container, counts);
@@ -905,12 +909,12 @@ export function extractMainContent(
   removeRepeatedTeaser(container, counts);
   removeCredits(container, counts);
   if (wordTokens(plainText(container)).length < MIN_WORDS)
-    return { html: body(), fallback: true, tooLarge: false, elements, h1s: h1Words(work.body) };
-  dropLeadingTitle(container, titles, counts);
+    return { html: body(), fallback: true, tooLarge: false, elements, h1s: h1Words(work.body), title: null };
+  const title = dropLeadingTitle(container, titles, counts);
   removeTopHeadings(container);
   removeMarkupText(container);
   absoluteUrls(container as HTMLElement, pageUrl);
-  return { html: htmlOf(container), fallback: false, tooLarge: false, elements, h1s: [] };
+  return { html: htmlOf(container), fallback: false, tooLarge: false, elements, h1s: [], title };
 }
 
 /**
