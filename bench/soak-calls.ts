@@ -35,7 +35,7 @@ const KINDS = {
   unreachable: { engine: 'capture', weight: 1, status: 400, reachesBrowser: true },
   // A loopback port outside the allow list: refused by the guard before any browser work.
   blocked: { engine: 'capture', weight: 1, status: 400, reachesBrowser: false },
-  // format=gif: refused by the schema.
+  // format=bmp, a format the service does not make: refused by the schema.
   invalid_param: { engine: 'capture', weight: 1, status: 400, reachesBrowser: false },
   // Metadata and links.
   content: { engine: 'content', weight: 6, status: 200, reachesBrowser: true },
@@ -209,7 +209,7 @@ export function planCalls(
         query = { url: 'http://127.0.0.1:1/' };
         break;
       case 'invalid_param':
-        query = { ...query, format: 'gif' };
+        query = { ...query, format: 'bmp' };
         break;
       case 'content_markdown':
         query = { ...query, include_markdown: 'true', include_html: pick(random, ['true', 'false']) };
