@@ -84,7 +84,7 @@ export function extractContent(input: ExtractInput): Extracted {
     if (main.fallback) warnings.push(main.tooLarge ? tooLargeForMainContent(main.elements) : NO_MAIN_CONTENT);
     html = main.html;
     // The headline main content took off the top goes back on, whatever the <title> says.
-    if (heading && main.title !== null && main.title !== '') title = main.title;
+    if (heading && main.title !== null) title = main.title;
     titled = holdsTitle(main, title);
   } else {
     html = pageHtml;

@@ -169,6 +169,11 @@ function normalized(text: string): string {
   return wordTokens(text).join(' ');
 }
 
+/** A title as a reader sees it: its case and punctuation kept, its whitespace one space. */
+function asShown(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 // How much a container loses for each character of link text and of stray short text it holds,
 // against each character of prose it gains.
 const LINK_COST = 1;
@@ -551,7 +556,7 @@ function dropLeadingTitle(
         }
       }
       el.remove();
-      return isHeading ? (el.textContent ?? '').replace(/\s+/g, ' ').trim() : null;
+      return isHeading ? asShown(el.textContent ?? '') : null;
     }
     // Stop at the first real paragraph: a title further down is a heading of the article.
     if (name === 'P' && text.split(' ').length > 25) return null;
@@ -853,11 +858,11 @@ export function articleTitle(document: Document, fallback: string): string {
     const words = normalized(h1.textContent ?? '');
     const count = words === '' ? 0 : words.split(' ').length;
     if (count > bestWords && titles.some((t) => t.includes(` ${words} `))) {
-      best = (h1.textContent ?? '').replace(/\s+/g, ' ').trim();
+      best = asShown(h1.textContent ?? '');
       bestWords = count;
     }
   }
-  return best !== '' ? best : fallback.replace(/\s+/g, ' ').trim();
+  return best !== '' ? best : asShown(fallback);
 }
 
 /** Whether `main`, a body read whole, already holds `title` as one of its h1s. */
