@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,7 +5,6 @@ import { chromiumArgs } from '../src/browser/chromium-args.js';
 import { BrowserPool } from '../src/browser/pool.js';
 import { processTree } from '../src/browser/process-tree.js';
 import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logging.js';
 import { NetworkPolicy, parseAllowList } from '../src/net/address-policy.js';
 import { EgressProxy } from '../src/net/egress-proxy.js';
 import { type FixtureServer, isAlive, startFixtureServer } from './helpers/chromium.js';
@@ -15,6 +13,7 @@ import { tempDir } from './helpers/databases.js';
 import {
   browserPid,
   browserPool,
+  memoryLogger,
   newAccountKey,
   startTestRuntime,
   type TestRuntime,
@@ -225,18 +224,12 @@ describe('browser pool memory limit', () => {
   let site: FixtureServer;
   let proxy: EgressProxy;
   let pool: BrowserPool;
-  const logs: string[] = [];
+  const { logger, logs } = memoryLogger();
 
   beforeAll(async () => {
     site = await startFixtureServer();
     proxy = await EgressProxy.start({
       policy: new NetworkPolicy(parseAllowList(`127.0.0.1/32:${site.port}`)),
-    });
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logs.push(String(chunk));
-        done();
-      },
     });
     // A pool of its own, with a limit below any browser tree: the configured floor (128 MB) is
     // not, as a tree's proportional size shrinks when other browsers share its pages.
@@ -248,7 +241,7 @@ describe('browser pool memory limit', () => {
       maxMemoryBytes: 1024 * 1024,
       args: chromiumArgs({ proxyPort: proxy.port, sandbox: 'auto' }),
       egress: proxy,
-      logger: createLogger('info', sink),
+      logger,
     });
   });
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import { createAccount } from '../../src/billing/accounts.js';
 import { createKey } from '../../src/billing/keys.js';
 import type { BrowserPool } from '../../src/browser/pool.js';
@@ -46,15 +47,9 @@ export async function startTestRuntime(
     LOG_LEVEL: 'info',
     ...options.env,
   });
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logs.push(String(chunk));
-      done();
-    },
-  });
+  const { logger, logs } = memoryLogger();
   const runtime = await createRuntime(config, {
-    logger: createLogger('info', sink),
+    logger,
     clock: options.clock,
     resolver: options.resolver,
     consoleDir: options.consoleDir,
@@ -69,6 +64,18 @@ export async function startTestRuntime(
       if (options.sharing === undefined) await dropDatabase(config.database);
     },
   };
+}
+
+/** A logger at info whose JSON lines are kept, in order, in `logs`. */
+export function memoryLogger(): { readonly logger: Logger; readonly logs: string[] } {
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: createLogger('info', sink), logs };
 }
 
 /** The runtime's browser pool, as the capture engine holds it. */
