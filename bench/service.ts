@@ -38,6 +38,8 @@ export interface ServiceOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** The checkout whose build runs (`--against`'s worktree); this one by default. */
   readonly root?: string;
+  /** More Node flags for the service (the soak's --inspect), after BENCH_SERVICE_NODE_ARGS's. */
+  readonly nodeArgs?: readonly string[];
 }
 
 /** The real service in a child process, listening on 127.0.0.1 at a free port. */
@@ -108,7 +110,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: build first (npm run bench does)`);
   const log = openSync(options.logFile, 'a');
   // BENCH_SERVICE_NODE_ARGS: Node flags for a look inside the service while the bench drives it (--cpu-prof).
-  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const nodeArgs = [
+    ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
+    ...(options.nodeArgs ?? []),
+  ];
   const child = spawn(process.execPath, [...nodeArgs, cli, 'serve'], {
     env: {
       PATH: process.env.PATH,

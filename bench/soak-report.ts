@@ -223,7 +223,7 @@ export function checkGoals(
       detail: `${end.captures} captures`,
     },
     {
-      name: 'service RSS at the end within ±10 % of after warm-up (both idle)',
+      name: 'service RSS at the end within ±10 % of after warm-up (both idle, after a full GC)',
       met: withinTenPercent(warm.service.rss, end.service.rss),
       detail:
         `${mb(warm.service.rss)} → ${mb(end.service.rss)} MB (${percent(warm.service.rss, end.service.rss)}); ` +

@@ -15,6 +15,8 @@ import type { Sample, V8Memory } from './soak-report.js';
 const SETTLE_MS = 1500;
 /** ...and at most this long more for a recycled browser and its processes to be gone (the pool gives it 5 s). */
 const SETTLE_LIMIT_MS = 20_000;
+/** After a forced full collection: time for V8's concurrent sweeper to return the freed pages. */
+const AFTER_GC_MS = 2000;
 /** How often the service's RSS is read while calls run, for each window's low and high. */
 const ENVELOPE_INTERVAL_MS = 1000;
 /** Calls that get no answer at all before the soak gives up: the service is gone. */
@@ -42,6 +44,8 @@ export interface SoakTarget {
   readonly recycleAfterRenders: number;
   /** With `--heapsnapshot-signal` among the service's Node flags: sent after the settled samples. */
   readonly heapSnapshotSignal: NodeJS.Signals | null;
+  /** A full garbage collection in the service, before each idle sample. */
+  collectGarbage(): Promise<void>;
   /** Resolves once the service answers again (a heap snapshot blocks it while written). */
   responsive(): Promise<void>;
   /** The main thread's V8 heap and external memory, from the service's own /metrics. */
@@ -73,7 +77,8 @@ function checkpoints(count: number, warmup: number, every: number): number[] {
 /**
  * Makes the planned calls in segments between sample points. Each segment is a closed loop of
  * `clients` workers; after it, with no call in flight, the service's process, its tree and the
- * machine's zombies are read. The warm-up and the final sample come after `idleMs` of idle.
+ * machine's zombies are read. The warm-up and the final sample come after `idleMs` of idle and a
+ * full garbage collection.
  * `onSample` sees each sample as it is taken.
  */
 export async function runSoak(
@@ -103,6 +108,10 @@ export async function runSoak(
     envelope = { low: Number.POSITIVE_INFINITY, high: 0 };
     const settleStarted = Date.now();
     await sleep(Math.max(SETTLE_MS, idleMs));
+    if (idleMs > 0) {
+      await target.collectGarbage();
+      await sleep(AFTER_GC_MS);
+    }
     let snapshot = await treeSnapshot(servicePid, new Set(browsers));
     // A recycled browser's processes take a moment to exit after its group is killed, and an
     // exited process is a zombie until its parent reaps it: only what outlasts the settle time counts.

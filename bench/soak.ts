@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { startFixtureSite } from './fixture-site.js';
+import { collectGarbage } from './inspector-gc.js';
 import { type Service, startService } from './service.js';
 import { planCalls } from './soak-calls.js';
 import { groupMembers, procStat } from './soak-probe.js';
@@ -35,7 +36,8 @@ import { runSoak, type SoakRun } from './soak-run.js';
  *   SOAK_WARMUP=500         calls before the reference sample
  *   SOAK_CLIENTS=3          concurrent clients (closed loop)
  *   SOAK_SAMPLE_EVERY=250   calls between samples after the warm-up
- *   SOAK_IDLE_S=60          idle seconds before the warm-up and the final sample
+ *   SOAK_IDLE_S=60          idle seconds before the warm-up and the final sample, each then taken
+ *                           after a full garbage collection (through the service's inspector)
  *   SOAK_TIME_LIMIT_S=7200  no call starts after this; the run reports what it did
  *   SOAK_SEED=1             the call plan's seed
  *   SOAK_SERVICE_ENV=       more of the service's environment, "NAME=value NAME=value", to try a
@@ -153,6 +155,7 @@ function gitCommit(): string | null {
 async function soak(settings: ReturnType<typeof options>, logFile: string, recycleAfterRenders: number) {
   const site = await startFixtureSite();
   const deadPort = await closedPort(DEAD_HOST);
+  const inspectorPort = await closedPort('127.0.0.1');
   const work = mkdtempSync(path.join(os.tmpdir(), 'webcap-soak-'));
   const metricsToken = randomBytes(16).toString('hex');
   let service: Service | null = null;
@@ -178,6 +181,8 @@ async function soak(settings: ReturnType<typeof options>, logFile: string, recyc
       dataDir: work,
       logFile,
       chromiumPath: process.env.CHROMIUM_PATH,
+      // The inspector, on loopback, for a full collection before each idle sample.
+      nodeArgs: [`--inspect=127.0.0.1:${inspectorPort}`],
       // glibc's malloc as `make start` and `npm start` set it (docs/performance.md, "Soak").
       env: {
         METRICS_TOKEN: metricsToken,
@@ -212,6 +217,7 @@ async function soak(settings: ReturnType<typeof options>, logFile: string, recyc
         logFile,
         recycleAfterRenders,
         heapSnapshotSignal: settings.heapSnapshotSignal,
+        collectGarbage: () => collectGarbage(inspectorPort),
         async responsive() {
           const response = await client.request({ method: 'GET', path: '/healthz' });
           await response.body.arrayBuffer();
