@@ -14,9 +14,14 @@ export interface Level {
   readonly rounds: number;
 }
 
-/** Shots before the measured ones, not counted: every page is seen, and every worker has run twice. */
+/**
+ * Shots before the measured ones, not counted, the same for every subject: every page is seen,
+ * every worker has run twice, and a service started for the level is past its JIT warm-up, as a
+ * long-running service is (at c = 4 its Node CPU a shot was 20-23 ms in shots 21-40 and 15-20
+ * after; docs/performance.md, "Warm-up").
+ */
 function warmUpShots(concurrency: number): number {
-  return Math.max(6, 2 * concurrency);
+  return Math.max(40, 2 * concurrency);
 }
 
 /** One way of taking shots, set up for a level and kept until every round at that level is done. */
