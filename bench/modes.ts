@@ -18,7 +18,7 @@ export interface Level {
  * Shots before the measured ones, not counted, the same for every subject: every page is seen,
  * every worker has run twice, and a service started for the level is past its JIT warm-up, as a
  * long-running service is (at c = 4 its Node CPU a shot was 20-23 ms in shots 21-40 and 15-20
- * after; docs/performance.md, "Warm-up").
+ * after; docs/performance.md, "The warm-up, and why the quick check at c = 4 moves").
  */
 function warmUpShots(concurrency: number): number {
   return Math.max(40, 2 * concurrency);
