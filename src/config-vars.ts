@@ -178,6 +178,17 @@ export const CONFIG_VARS = [
     description: 'least severe log lines written (JSON lines on stdout)',
   },
   {
+    name: 'HEAP_GROWING_PERCENT',
+    key: 'heapGrowingPercent',
+    group: 'service',
+    type: 'integer',
+    min: 0,
+    max: 400,
+    default: 50,
+    description:
+      'how far V8\'s old generation may grow past what the last full collection kept, in percent, for `webcap serve` and `webcap worker`; 0 leaves it to V8, which under render load keeps it near 10 % and collects every second or so (docs/performance.md, "The heap\'s growth")',
+  },
+  {
     name: 'PUBLIC_BASE_URL',
     key: 'publicBaseUrl',
     group: 'service',

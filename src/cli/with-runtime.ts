@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import { buildOrUnwind } from '../lifecycle.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
+import { setHeapGrowth } from './heap-growth.js';
 
 /**
  * Starts a runtime and runs what a command does with it before it serves (bootstrap, listen);
@@ -14,6 +15,7 @@ export function withRuntime(
   // What the service creates is owner-only whatever the shell's umask; modes are also set on
   // every create (src/store/private-files.ts), and this covers what a library creates itself.
   process.umask(0o077);
+  setHeapGrowth(config.heapGrowingPercent);
   return buildOrUnwind(
     async (closers) => {
       const runtime = await createRuntime(config, options);
