@@ -2,7 +2,7 @@
 import type { UpstreamProxy } from '../net/upstream-proxy.js';
 import type { DeviceName } from './devices.js';
 import type { PageActions } from './page-actions.js';
-import type { RequestShaping } from './request-shaping.js';
+import type { RequestShaping } from './request-shaping-params.js';
 import type { Encoding } from './screenshot.js';
 
 /** The spec's 13 resource types for block_resources; Chromium's own types beyond the first 12 are `other`. */

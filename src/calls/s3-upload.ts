@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
-import { PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { S3ServiceException } from '@aws-sdk/client-s3';
 import { WebcapError } from '../errors.js';
 
 /** A caller's upload target after checking. */
@@ -92,9 +91,14 @@ function answeredStatus(error: unknown): number | null {
  * may answer anything (text, JSON, HTML, nothing, bytes that are not HTTP), so every failure is
  * the caller's storage's and maps to the documented 400, never to our 500.
  */
-function uploadFailure(error: unknown, deadline: AbortSignal, timeoutMs: number): string {
+function uploadFailure(
+  error: unknown,
+  deadline: AbortSignal,
+  timeoutMs: number,
+  serviceException: typeof S3ServiceException,
+): string {
   if (deadline.aborted) return `storage endpoint did not answer within ${timeoutMs} ms`;
-  if (error instanceof S3ServiceException && error.name !== NO_S3_CODE && S3_CODE.test(error.name)) {
+  if (error instanceof serviceException && error.name !== NO_S3_CODE && S3_CODE.test(error.name)) {
     return error.name;
   }
   // A body that is not S3's XML error document fails the SDK's parsing: a plain Error with the status.
@@ -106,12 +110,16 @@ function uploadFailure(error: unknown, deadline: AbortSignal, timeoutMs: number)
   return 'storage endpoint failed';
 }
 
-function uploadError(error: unknown, deadline: AbortSignal, timeoutMs: number): WebcapError {
+function uploadError(
+  error: unknown,
+  deadline: AbortSignal,
+  timeoutMs: number,
+  serviceException: typeof S3ServiceException,
+): WebcapError {
   // The network guard refusing the endpoint's address surfaces here unchanged.
   if (error instanceof WebcapError) return error;
-  return new WebcapError('bad_request', `s3 upload failed (${uploadFailure(error, deadline, timeoutMs)})`, {
-    cause: error,
-  });
+  const why = uploadFailure(error, deadline, timeoutMs, serviceException);
+  return new WebcapError('bad_request', `s3 upload failed (${why})`, { cause: error });
 }
 
 /**
@@ -126,6 +134,12 @@ export async function uploadToCallerBucket(
   options: UploadOptions,
 ): Promise<UploadedObject> {
   const key = target.objectKey ?? generatedObjectKey(contentType, options.now ?? new Date());
+  // Loaded on the first upload: the capture request, which the CLI's verbs read, imports this
+  // module through its delivery, and the SDK was a sixth of their start-up.
+  const [{ PutObjectCommand, S3Client, S3ServiceException }, { NodeHttpHandler }] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@smithy/node-http-handler'),
+  ]);
   const client = new S3Client({
     region: target.region,
     endpoint: target.endpoint ?? undefined,
@@ -150,7 +164,7 @@ export async function uploadToCallerBucket(
       { abortSignal: deadline },
     );
   } catch (error) {
-    throw uploadError(error, deadline, options.timeoutMs);
+    throw uploadError(error, deadline, options.timeoutMs, S3ServiceException);
   }
   // No client.destroy(): it would destroy the agents, which belong to the caller of this function.
   return { url: objectUrl(target, key), bucket: target.bucket, key };

@@ -1,5 +1,4 @@
 import type { Socket } from 'node:net';
-import { SocksClient } from 'socks';
 import { invalidParam, WebcapError } from '../errors.js';
 import { type ConnectOptions, connectPinned, type Guard } from './pinned-connect.js';
 
@@ -143,6 +142,8 @@ export async function tunnelThrough(
   const socket = await connectToUpstream(upstream, guard, timeoutMs);
   try {
     if (upstream.protocol === 'socks5:') {
+      // Loaded on the first SOCKS tunnel: the request fields that every door reads import this module.
+      const { SocksClient } = await import('socks');
       const { socket: tunnel } = await SocksClient.createConnection({
         command: 'connect',
         destination: { host, port },

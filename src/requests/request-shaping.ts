@@ -5,7 +5,7 @@ import {
   MEDIA_TYPES,
   type RequestShaping,
   type ShapedCookie,
-} from '../browser/request-shaping.js';
+} from '../browser/request-shaping-params.js';
 import { invalidParam } from '../errors.js';
 import { Flag, flag } from './common-fields.js';
 import { jsonText, parseJsonText } from './json-text.js';

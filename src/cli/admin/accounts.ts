@@ -1,14 +1,6 @@
 import { Command } from 'commander';
-import {
-  createAccount,
-  listAccounts,
-  rotateWebhookSecret,
-  showAccount,
-  showWebhookSecret,
-  updateAccount,
-} from '../../admin/accounts.js';
-import { accountJson, webhookSecretJson } from '../../admin/json.js';
-import type { AdminCli } from './admin-cli.js';
+import type { accountJson } from '../../admin/json.js';
+import { type AdminCli, operations } from './admin-cli.js';
 import { bool, type CLEAR, cleared, count, limit } from './options.js';
 
 interface AccountOptions {
@@ -50,6 +42,7 @@ export function accountsCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, opts: AccountOptions & { name: string; slug: string }) => {
+        const { createAccount, accountJson } = await operations();
         const account = await createAccount(admin, {
           name: opts.name,
           slug: opts.slug,
@@ -66,6 +59,7 @@ export function accountsCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print) => {
+        const { listAccounts, accountJson } = await operations();
         const list = (await listAccounts(admin)).map(accountJson);
         print({ accounts: list }, list.map(describeAccount).join('\n') || 'no accounts');
       }),
@@ -75,6 +69,7 @@ export function accountsCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, slug: string) => {
+        const { showAccount, accountJson } = await operations();
         const json = accountJson(await showAccount(admin, slug));
         print(json, describeAccount(json));
       }),
@@ -86,6 +81,7 @@ export function accountsCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, slug: string, opts: { rotate?: boolean }) => {
+        const { rotateWebhookSecret, showWebhookSecret, webhookSecretJson } = await operations();
         const secret = opts.rotate
           ? await rotateWebhookSecret(admin, slug)
           : await showWebhookSecret(admin, slug);
@@ -104,6 +100,7 @@ export function accountsCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, slug: string, opts: AccountOptions) => {
+        const { updateAccount, accountJson } = await operations();
         const account = await updateAccount(admin, slug, {
           name: opts.name,
           active: opts.active,

@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
-import { CLI_ACTOR } from '../../admin/audit.js';
 import type { AdminDeps } from '../../admin/deps.js';
-import { keySecretSealer } from '../../billing/signing-secrets.js';
 import { systemClock } from '../../clock.js';
 import type { Config } from '../../config.js';
-import { openStore } from '../../store/db.js';
-import { resolveSigningSecret } from '../../store/signing-secret.js';
 import type { Write } from '../admin.js';
 
 /** Prints a command's result: `value` as JSON with --json, else the one-line (or few-line) human form. */
@@ -26,6 +22,22 @@ export interface AdminCli {
   readonly stdin: () => Promise<string>;
 }
 
+/**
+ * The operations the admin commands run, imported when one runs: they load the database drivers,
+ * which every other command (`webcap capture`, `webcap --help`) would otherwise load at start.
+ */
+export async function operations() {
+  const [accounts, audit, balances, json, keys, users] = await Promise.all([
+    import('../../admin/accounts.js'),
+    import('../../admin/audit.js'),
+    import('../../admin/balances.js'),
+    import('../../admin/json.js'),
+    import('../../admin/keys.js'),
+    import('../../admin/users.js'),
+  ]);
+  return { ...accounts, ...audit, ...balances, ...json, ...keys, ...users };
+}
+
 /** Runs one admin operation against the configured database and prints its result to `stdout`. */
 function action<A extends unknown[]>(
   config: () => Config,
@@ -39,6 +51,14 @@ function action<A extends unknown[]>(
       stdout(json ? `${JSON.stringify(value, null, 2)}\n` : `${human}\n`);
     };
     const { database, sqliteBusyTimeoutMs, jobs, signingSecret } = config();
+    // Imported here, not above: the database drivers are for the admin commands alone, and every
+    // other command (`webcap capture`, `webcap --help`) would load them at start.
+    const [{ CLI_ACTOR }, { keySecretSealer }, { openStore }, { resolveSigningSecret }] = await Promise.all([
+      import('../../admin/audit.js'),
+      import('../../billing/signing-secrets.js'),
+      import('../../store/db.js'),
+      import('../../store/signing-secret.js'),
+    ]);
     const store = await openStore(database, { sqliteBusyTimeoutMs });
     try {
       const keySecrets = keySecretSealer(await resolveSigningSecret(store.db, signingSecret));

@@ -1,8 +1,7 @@
 import { Command } from 'commander';
-import { readAudit } from '../../admin/audit.js';
-import { auditEntryJson } from '../../admin/json.js';
+import type { auditEntryJson } from '../../admin/json.js';
 import { UsageError } from '../cli-errors.js';
-import type { AdminCli } from './admin-cli.js';
+import { type AdminCli, operations } from './admin-cli.js';
 import { positive } from './options.js';
 
 function describeAudit(e: ReturnType<typeof auditEntryJson>): string {
@@ -22,6 +21,7 @@ export function auditCommand({ run }: AdminCli): Command {
     .action(
       run(
         async (admin, print, opts: { account?: string; action?: string; limit: number; before?: string }) => {
+          const { readAudit, auditEntryJson } = await operations();
           if (opts.limit > 200) throw new UsageError('--limit must be at most 200');
           const page = await readAudit(
             admin,

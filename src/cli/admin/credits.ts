@@ -1,7 +1,5 @@
 import { Command } from 'commander';
-import { grantCredits } from '../../admin/balances.js';
-import { grantJson } from '../../admin/json.js';
-import type { AdminCli } from './admin-cli.js';
+import { type AdminCli, operations } from './admin-cli.js';
 import { positive } from './options.js';
 
 /** `webcap admin credits grant`. */
@@ -15,6 +13,7 @@ export function creditsCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, opts: { account: string; amount: number; note?: string }) => {
+        const { grantCredits, grantJson } = await operations();
         const grant = grantJson(
           await grantCredits(admin, { accountSlug: opts.account, amount: opts.amount, note: opts.note }),
         );

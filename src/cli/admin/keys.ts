@@ -1,7 +1,6 @@
 import { Command } from 'commander';
-import { createdKeyJson, keyJson, rotatedSigningSecretJson } from '../../admin/json.js';
-import { createKey, listKeys, revokeKey, rotateSigningSecret, showKey, updateKey } from '../../admin/keys.js';
-import type { AdminCli } from './admin-cli.js';
+import type { keyJson } from '../../admin/json.js';
+import { type AdminCli, operations } from './admin-cli.js';
 import { bool, type CLEAR, cleared, count, expiry, limit } from './options.js';
 
 interface KeyOptions {
@@ -49,6 +48,7 @@ export function keysCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, opts: KeyOptions & { account: string }) => {
+        const { createdKeyJson, createKey } = await operations();
         const created = await createKey(admin, {
           accountSlug: opts.account,
           alias: opts.alias,
@@ -70,6 +70,7 @@ export function keysCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, opts: { account?: string }) => {
+        const { keyJson, listKeys } = await operations();
         const list = (await listKeys(admin, { accountSlug: opts.account })).map(keyJson);
         print({ keys: list }, list.map(describeKey).join('\n') || 'no keys');
       }),
@@ -88,6 +89,7 @@ export function keysCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, id: string, opts: KeyOptions) => {
+        const { keyJson, updateKey } = await operations();
         const json = keyJson(
           await updateKey(admin, id, {
             alias: opts.alias,
@@ -106,6 +108,7 @@ export function keysCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, id: string) => {
+        const { keyJson, revokeKey } = await operations();
         const json = keyJson(await revokeKey(admin, id));
         print(json, `revoked key ${describeKey(json)}`);
       }),
@@ -116,6 +119,7 @@ export function keysCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, id: string) => {
+        const { rotatedSigningSecretJson, rotateSigningSecret } = await operations();
         const rotated = await rotateSigningSecret(admin, id);
         const json = rotatedSigningSecretJson(rotated);
         print(
@@ -129,6 +133,7 @@ export function keysCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, id: string) => {
+        const { keyJson, showKey } = await operations();
         const json = keyJson(await showKey(admin, id));
         print(json, describeKey(json));
       }),

@@ -1,7 +1,5 @@
 import { Command } from 'commander';
-import { showLedger } from '../../admin/balances.js';
-import { ledgerJson } from '../../admin/json.js';
-import type { AdminCli } from './admin-cli.js';
+import { type AdminCli, operations } from './admin-cli.js';
 import { positive } from './options.js';
 
 /** `webcap admin ledger <slug>`: an account's reserved units and their totals. */
@@ -13,6 +11,7 @@ export function ledgerCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, slug: string, opts: { limit: number }) => {
+        const { showLedger, ledgerJson } = await operations();
         const ledger = ledgerJson(await showLedger(admin, slug, opts.limit));
         const c = ledger.totals.committed;
         const head = `billed: subscription ${c.subscription}, packs ${c.pack}, credits ${c.credit}; in flight ${ledger.totals.reserved}; released ${ledger.totals.released}`;

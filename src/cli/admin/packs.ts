@@ -1,7 +1,6 @@
 import { Command } from 'commander';
-import { addPack, listPacks } from '../../admin/balances.js';
-import { packJson } from '../../admin/json.js';
-import type { AdminCli } from './admin-cli.js';
+import type { packJson } from '../../admin/json.js';
+import { type AdminCli, operations } from './admin-cli.js';
 import { positive } from './options.js';
 
 function describePack(p: ReturnType<typeof packJson>): string {
@@ -25,6 +24,7 @@ export function packsCommand({ run }: AdminCli): Command {
           print,
           opts: { account: string; total: number; title?: string; purchasedAt?: string },
         ) => {
+          const { addPack, packJson } = await operations();
           const json = packJson(
             await addPack(admin, {
               accountSlug: opts.account,
@@ -43,6 +43,7 @@ export function packsCommand({ run }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, opts: { account: string }) => {
+        const { listPacks, packJson } = await operations();
         const list = (await listPacks(admin, opts.account)).map(packJson);
         print({ packs: list }, list.map(describePack).join('\n') || 'no packs');
       }),

@@ -1,8 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { createdUserJson, userJson } from '../../admin/json.js';
-import { createUser, deleteUser, listUsers, resetPassword, updateUser } from '../../admin/users.js';
+import type { userJson } from '../../admin/json.js';
 import type { ConsoleRole } from '../../store/schema.js';
-import type { AdminCli } from './admin-cli.js';
+import { type AdminCli, operations } from './admin-cli.js';
 import { bool } from './options.js';
 
 function describeUser(u: ReturnType<typeof userJson>): string {
@@ -52,6 +51,7 @@ export function usersCommand({ run, stdin }: AdminCli): Command {
             passwordStdin?: boolean;
           },
         ) => {
+          const { createUser, createdUserJson } = await operations();
           const created = await createUser(admin, {
             email: opts.email,
             role: opts.role,
@@ -74,6 +74,7 @@ export function usersCommand({ run, stdin }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, opts: { account?: string }) => {
+        const { userJson, listUsers } = await operations();
         const list = (await listUsers(admin, { accountSlug: opts.account })).map(userJson);
         print({ users: list }, list.map(describeUser).join('\n') || 'no users');
       }),
@@ -86,6 +87,7 @@ export function usersCommand({ run, stdin }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, id: string, opts: { name?: string; role?: ConsoleRole; active?: boolean }) => {
+        const { userJson, updateUser } = await operations();
         const json = userJson(await updateUser(admin, id, opts));
         print(json, `updated user ${describeUser(json)}`);
       }),
@@ -97,6 +99,7 @@ export function usersCommand({ run, stdin }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, id: string, opts: { passwordStdin?: boolean }) => {
+        const { userJson, resetPassword } = await operations();
         const reset = await resetPassword(admin, id, await passwordFromStdin(opts.passwordStdin));
         const json = {
           ...userJson(reset.user),
@@ -112,6 +115,7 @@ export function usersCommand({ run, stdin }: AdminCli): Command {
     .option('--json', 'print JSON')
     .action(
       run(async (admin, print, id: string) => {
+        const { deleteUser } = await operations();
         await deleteUser(admin, id);
         print({ deleted: id }, `deleted user ${id}`);
       }),
