@@ -519,11 +519,11 @@ describe('crawl: whole sites on the job queue', () => {
   });
 
   describe('Idempotency-Key', () => {
-    async function post(key: string, body: object, idempotencyKey: string) {
+    async function post(key: string, body: object, idempotencyKey: string, host?: string) {
       return t.runtime.app.inject({
         method: 'POST',
         url: '/v1/crawl',
-        headers: { 'x-api-key': key, 'idempotency-key': idempotencyKey },
+        headers: { 'x-api-key': key, 'idempotency-key': idempotencyKey, ...(host ? { host } : {}) },
         payload: body,
       });
     }
@@ -544,11 +544,14 @@ describe('crawl: whole sites on the job queue', () => {
       const record = await ended(key, id);
       expect(record.counts).toMatchObject({ completed: 1, credits_used: 1 });
       expect(await reservationsOf(t, 'crawl-idem')).toMatchObject({ reserved: 0, committed: 1 });
-      // Replayed after the end: the same crawl, as it stands now, nothing reserved.
-      const again = await post(key, body, 'start-once');
-      expect(again.statusCode).toBe(202);
-      expect(again.headers['idempotent-replayed']).toBe('true');
-      expect(again.json()).toMatchObject({ crawl_id: id, status: 'completed' });
+      // Replayed after the end: the same crawl, as it stands now, nothing reserved; through
+      // another host name too (where hosted files are linked from is not a parameter).
+      for (const host of [undefined, 'webcap.internal.example:8443']) {
+        const again = await post(key, body, 'start-once', host);
+        expect(again.statusCode, again.body).toBe(202);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect(again.json()).toMatchObject({ crawl_id: id, status: 'completed' });
+      }
       expect(await reservationsOf(t, 'crawl-idem')).toMatchObject({ reserved: 0, committed: 1 });
     });
 

@@ -279,7 +279,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
     async function occupy(): Promise<{ id: string; release: () => Promise<Json> }> {
       const path = `/hold/${randomBytes(4).toString('hex')}`;
       const res = await submitCrawler({ query: page(path) });
-      expect(res.statusCode).toBe(202);
+      expect(res.statusCode, res.body).toBe(202);
       const id = res.json().job_id as string;
       await until(
         () => hitsOf(path),
@@ -314,7 +314,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         expect(sync.statusCode).toBe(200);
         const holder = await occupy();
         const res = await submitCrawler({ query: page() });
-        expect(res.statusCode).toBe(202);
+        expect(res.statusCode, res.body).toBe(202);
         const accepted = res.json();
         expect(accepted).toEqual({
           success: true,
@@ -430,7 +430,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
 
       const submitAs = async (as: string, path = '/page') => {
         const res = await submitCrawler({ query: page(path) }, {}, as);
-        expect(res.statusCode).toBe(202);
+        expect(res.statusCode, res.body).toBe(202);
         return res.json().job_id as string;
       };
 
@@ -534,7 +534,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
           query: page(),
           webhook_url: `http://127.0.0.1:${receiver.port}/hook`,
         });
-        expect(res.statusCode).toBe(202);
+        expect(res.statusCode, res.body).toBe(202);
         const id = res.json().job_id;
         const record = await poll(id, (r) => r.webhook?.state === 'delivered');
         expect(record.webhook.attempts.map((a: Json) => a.status)).toEqual([500, 500, 204]);
@@ -648,7 +648,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         try {
           const as = await newAccountKey(first, 'stops', 10);
           const res = await submitCrawler({ query: page('/once/handed-back') }, {}, as, first);
-          expect(res.statusCode).toBe(202);
+          expect(res.statusCode, res.body).toBe(202);
           const id = res.json().job_id as string;
           await until(
             () => hitsOf('/once/handed-back'),
@@ -706,7 +706,7 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
             const as = await newAccountKey(dying, slug, 10);
             const submit = async (p: string) => {
               const res = await submitCrawler({ query: page(p) }, {}, as, dying);
-              expect(res.statusCode).toBe(202);
+              expect(res.statusCode, res.body).toBe(202);
               return res.json().job_id as string;
             };
             const running = await submit(path);

@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/billing/accounts.js';
 import { addPack, grantCredits } from '../src/billing/balances.js';
 import { createKey } from '../src/billing/keys.js';
-import { type ReserveRequest, releaseUnit, writeBatch } from '../src/billing/ledger.js';
+import {
+  type ReserveRequest,
+  releaseUnit,
+  reserveLinked,
+  type Trx,
+  writeBatch,
+} from '../src/billing/ledger.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { DIALECTS, dropDatabase, freshDatabase } from './helpers/databases.js';
 
@@ -145,6 +151,89 @@ describe.each(DIALECTS)('ledger batches on %s', (dialect) => {
       'insufficient',
     ]);
     expect(await balances(accountId)).toMatchObject({ subscription: 2, reserved: 1 });
+  });
+
+  it('reserves a linked unit and writes its link in one transaction: neither without the other', async () => {
+    const accountId = await account('batch-linked', 1);
+    const { key } = await createKey(store.db, { accountSlug: 'batch-linked' }, now);
+    const request: ReserveRequest = { accountId, keyId: key.id, engine: 'probe' };
+    // A settings row stands in for the crawl page that notes its unit.
+    const link = (write: boolean) => async (trx: Trx, id: string) => {
+      if (!write) return false;
+      await trx
+        .insertInto('settings')
+        .values({ key: `linked ${id}`, value: id })
+        .execute();
+      return true;
+    };
+    const links = async () =>
+      (await store.db.selectFrom('settings').select('value').where('key', 'like', 'linked %').execute()).map(
+        (row) => row.value,
+      );
+
+    // The link finds nothing to write: nothing is reserved.
+    expect(await reserveLinked(store.db, request, link(false), now, HOLD_MS)).toEqual({
+      ok: false,
+      reason: 'unlinked',
+    });
+    expect(await balances(accountId)).toMatchObject({ subscription: 0, reserved: 0 });
+
+    // Both are written, under the same id.
+    const held = await reserveLinked(store.db, request, link(true), now, HOLD_MS);
+    if (!held.ok) throw new Error('expected a reservation');
+    expect(await links()).toEqual([held.reservation.id]);
+    expect(await balances(accountId)).toMatchObject({ subscription: 1, reserved: 1 });
+
+    // The balance is spent: the refusal rolls the link back.
+    expect(await reserveLinked(store.db, request, link(true), now, HOLD_MS)).toEqual({
+      ok: false,
+      reason: 'insufficient',
+    });
+    expect(await links()).toEqual([held.reservation.id]);
+    expect(await balances(accountId)).toMatchObject({ subscription: 1, reserved: 1 });
+  });
+
+  it('reserves units with links to new rows in one batch: each written with its unit, or neither', async () => {
+    const accountId = await account('batch-links', 1);
+    await addPack(store.db, { accountSlug: 'batch-links', total: 1, purchasedAt: '2026-02-01' }, now);
+    const { key } = await createKey(store.db, { accountSlug: 'batch-links' }, now);
+    // A settings row stands in for the job row that a submission writes with its unit.
+    const request = (write: boolean | 'throw'): ReserveRequest => ({
+      accountId,
+      keyId: key.id,
+      engine: 'probe',
+      link: async (trx, id) => {
+        if (write === 'throw') throw new Error('the row cannot be written');
+        if (!write) return false;
+        await trx
+          .insertInto('settings')
+          .values({ key: `batch-link ${id}`, value: id })
+          .execute();
+        return true;
+      },
+    });
+    const links = async () =>
+      (
+        await store.db.selectFrom('settings').select('value').where('key', 'like', 'batch-link %').execute()
+      ).map((row) => row.value);
+
+    // A link that throws fails the whole batch: nothing of it is written.
+    await expect(reserve([request(true), request('throw')])).rejects.toThrow('the row cannot be written');
+    expect(await links()).toEqual([]);
+    expect(await balances(accountId)).toMatchObject({ subscription: 0, packs: [0], reserved: 0 });
+
+    // The unit a link that wrote nothing would have drawn goes to the next request; a refused
+    // request writes no link.
+    const results = await reserve([request(true), request(false), request(true), request(true)]);
+    expect(results.map((r) => (r.ok ? r.reservation.source : r.reason))).toEqual([
+      'subscription',
+      'unlinked',
+      'pack',
+      'insufficient',
+    ]);
+    const ids = results.flatMap((r) => (r.ok ? [r.reservation.id] : []));
+    expect((await links()).sort()).toEqual(ids.sort());
+    expect(await balances(accountId)).toEqual({ subscription: 1, packs: [1], credits: 0, reserved: 2 });
   });
 
   it('bills a settled request at once: no reservation is left held, and a commit of it bills nothing more', async () => {

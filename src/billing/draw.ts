@@ -36,6 +36,16 @@ export function draw(balance: Balance): Drawn | undefined {
   return undefined;
 }
 
+/** Gives back a unit `draw` took from `balance`, to where it came from. */
+export function undraw(balance: Balance, drawn: Drawn): void {
+  if (drawn.source === 'subscription') {
+    if (balance.subscription !== null) balance.subscription.used -= 1;
+  } else if (drawn.source === 'pack') {
+    const pack = balance.packs.find((p) => p.id === drawn.packId);
+    if (pack !== undefined) pack.used -= 1;
+  } else balance.credits.used -= 1;
+}
+
 /** A key's quotas and what it used in the windows containing now; `exceeded`/`count` work on it in memory. */
 export interface KeyAllowance {
   readonly limits: Record<QuotaWindow, number | null>;

@@ -3,7 +3,7 @@ import type { Db } from '../store/db.js';
 import { timeOrderedId } from '../store/ids.js';
 import type { BalanceSource, DatabaseSchema } from '../store/schema.js';
 import { powerOfTwoChunks } from '../store/statement-chunks.js';
-import { type Balance, count, type Drawn, draw, exceeded, type KeyAllowance } from './draw.js';
+import { type Balance, count, type Drawn, draw, exceeded, type KeyAllowance, undraw } from './draw.js';
 import { billingPeriod, QUOTA_WINDOWS, type QuotaWindow, windowEnds, windowStarts } from './periods.js';
 
 /** A unit held for one call: committed when the call bills, released otherwise. */
@@ -15,6 +15,8 @@ export interface Reservation {
 export type ReserveResult =
   | { readonly ok: true; readonly reservation: Reservation }
   | { readonly ok: false; readonly reason: 'insufficient' }
+  /** The request's link found nothing to write (its holder is taken or has moved on): nothing is reserved. */
+  | { readonly ok: false; readonly reason: 'unlinked' }
   | {
       readonly ok: false;
       readonly reason: 'quota';
@@ -32,7 +34,19 @@ export interface ReserveRequest {
   readonly settled?: boolean;
   /** How long this unit is held, instead of the batch's default (an async job's unit outlives its queue wait). */
   readonly holdMs?: number;
+  /** The id to reserve under, chosen beforehand by reserveLinked; a new one otherwise. */
+  readonly id?: string;
+  /**
+   * Writes where the unit goes (an async job's row) in the reservation's transaction, once the
+   * unit is drawn and under the account's lock; false when it wrote nothing (its Idempotency-Key
+   * is taken), and then nothing is reserved. It may only write new rows: rows that exist are
+   * locked before the account (reserveLinked), and taking one after it could deadlock.
+   */
+  readonly link?: Link;
 }
+
+/** Writes a reservation's holder in its transaction; false when it wrote nothing. */
+export type Link = (trx: Trx, reservationId: string) => Promise<boolean>;
 
 export type Trx = Transaction<DatabaseSchema>;
 
@@ -265,8 +279,13 @@ async function reserveIn(
         results[index] = { ok: false, reason: 'insufficient' };
         continue;
       }
+      const id = request.id ?? timeOrderedId('res', now.getTime());
+      if (request.link !== undefined && !(await request.link(trx, id))) {
+        undraw(balance, drawn);
+        results[index] = { ok: false, reason: 'unlinked' };
+        continue;
+      }
       count(allowance);
-      const id = timeOrderedId('res', now.getTime());
       draws.push({ id, request, drawn });
       results[index] = { ok: true, reservation: { id, source: drawn.source } };
     }
@@ -327,6 +346,42 @@ export async function writeBatch(
     committed: await commitIn(trx, batch.commits, now),
     reserved: await reserveIn(trx, batch.reserves, now, holdMs),
   }));
+}
+
+/** A reservation refused inside reserveLinked's transaction, thrown to roll its link back. */
+class Refused extends Error {
+  constructor(readonly result: ReserveResult) {
+    super('refused');
+  }
+}
+
+/**
+ * Reserves one unit and writes where it goes (`link`: a crawl page's row) in one transaction, the
+ * link first, so that a process dying in between leaves neither. `unlinked` when the link finds
+ * nothing to write (its page has moved on): nothing is reserved. A refused reservation (balance
+ * spent, quota full) rolls the link back. The link locks its row before the account is locked, as
+ * a page's end does before it settles the unit, so the two never wait on each other.
+ */
+export async function reserveLinked(
+  db: Db,
+  request: Omit<ReserveRequest, 'link'>,
+  link: Link,
+  now: Date,
+  holdMs: number,
+): Promise<ReserveResult> {
+  const id = timeOrderedId('res', now.getTime());
+  try {
+    return await db.transaction().execute(async (trx) => {
+      if (!(await link(trx, id))) return { ok: false, reason: 'unlinked' } as const;
+      // One result per request.
+      const result = (await reserveIn(trx, [{ ...request, id }], now, holdMs))[0] as ReserveResult;
+      if (!result.ok) throw new Refused(result);
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof Refused) return error.result;
+    throw error;
+  }
 }
 
 /**

@@ -3,11 +3,13 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import { GroupCommit } from '../store/group-commit.js';
 import {
+  type Link,
   type ReserveRequest,
   type ReserveResult,
   releaseExpired,
   releaseUnit,
   renewHolds,
+  reserveLinked,
   writeBatch,
 } from './ledger.js';
 
@@ -63,9 +65,10 @@ export class Reservations {
   }
 
   /**
-   * Reserves a unit for the call, or says why none can be: the balance is spent, or a key quota is
-   * full. The unit of a call running here is leased until commit or release; one billed at once
-   * (`settled`) or held for a time of its own (`holdMs`: an async job's, which its job settles) is not.
+   * Reserves a unit for the call, or says why none can be: the balance is spent, a key quota is
+   * full, or the request's link wrote nothing (`unlinked`). The unit of a call running here is
+   * leased until commit or release; one billed at once (`settled`) or held for a time of its own
+   * (`holdMs`: an async job's, which its job settles) is not.
    */
   async reserve(request: ReserveRequest): Promise<ReserveResult> {
     const result = (await this.batches.submit({ reserve: request })) as ReserveResult;
@@ -73,6 +76,19 @@ export class Reservations {
       this.leased.add(result.reservation.id);
     }
     return result;
+  }
+
+  /**
+   * Reserves a unit held for `holdMs` and writes where it goes in the same transaction, for a link
+   * that locks a row that exists (ledger.ts reserveLinked); `unlinked` when `link` found nothing to
+   * write. Not batched: the link's row is locked before the account, and a batch locks its
+   * accounts first. A link that only writes new rows goes through reserve() as `request.link`.
+   */
+  reserveLinked(
+    request: Omit<ReserveRequest, 'link'> & { readonly holdMs: number },
+    link: Link,
+  ): Promise<ReserveResult> {
+    return reserveLinked(this.db, request, link, this.clock(), request.holdMs);
   }
 
   /** Bills a reserved unit; false when it was already settled (released by a sweep first). */

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Account } from '../billing/accounts.js';
 import type { ApiKey } from '../billing/keys.js';
-import type { Reservation, ReserveResult } from '../billing/ledger.js';
+import type { Link, Reservation, ReserveResult } from '../billing/ledger.js';
 import type { CapSlots, RateCaps } from '../billing/rate-caps.js';
 import type { Reservations } from '../billing/reservations.js';
 import type { Clock } from '../clock.js';
@@ -32,18 +32,56 @@ export interface Metered<T> {
   readonly billed: boolean;
 }
 
+/** A unit reserved for a call, and the cap slots it took. */
+interface Drawn {
+  readonly reservation: Reservation;
+  readonly slots: CapSlots;
+}
+
+/**
+ * Takes the account's caps, then runs `reserve`: its unit, or why there is none (thrown as the 402
+ * or 429 that says why). Null when its link wrote nothing (`unlinked`). The caps are given back
+ * whenever no unit was reserved.
+ */
+async function withCaps(
+  deps: MeteringDeps,
+  caller: Caller,
+  reserve: () => Promise<ReserveResult>,
+): Promise<Drawn | null> {
+  const slots = await takeCaps(deps, caller);
+  let reserved: ReserveResult;
+  try {
+    reserved = await reserve();
+  } catch (error) {
+    await deps.caps.giveBack(caller.account, slots);
+    throw error;
+  }
+  if (reserved.ok) return { reservation: reserved.reservation, slots };
+  await deps.caps.giveBack(caller.account, slots);
+  if (reserved.reason === 'unlinked') return null;
+  throw refusal(deps, reserved);
+}
+
 /**
  * Takes the account's caps and draws a unit for the call in the spec's order, after the key's
  * quotas; committed at once when `settled`. Throws the 401 or 402 that says why not, giving the
  * caps back.
  */
-async function drawFor(
-  deps: MeteringDeps,
-  caller: Caller,
-  engine: string,
-  settled: boolean,
-  holdMs?: number,
-): Promise<{ reservation: Reservation; slots: CapSlots }> {
+async function drawFor(deps: MeteringDeps, caller: Caller, engine: string, settled: boolean): Promise<Drawn> {
+  const drawn = await withCaps(deps, caller, () =>
+    deps.reservations.reserve({
+      accountId: caller.account.id,
+      keyId: caller.key.id,
+      engine,
+      settled,
+    }),
+  );
+  // Without a link the answer is a unit or a refusal, thrown above.
+  return drawn as Drawn;
+}
+
+/** Takes the account's per-second and per-minute caps, or throws the 429 of the one that is full. */
+async function takeCaps(deps: MeteringDeps, caller: Caller): Promise<CapSlots> {
   const cap = await deps.caps.take(caller.account);
   if (!cap.ok) {
     const resetSeconds = Math.max(1, Math.ceil(cap.resetMs / 1000));
@@ -52,23 +90,16 @@ async function drawFor(
       rateLimit: { limit: cap.limit, remaining: 0, resetSeconds },
     });
   }
-  let reserved: ReserveResult;
-  try {
-    reserved = await deps.reservations.reserve({
-      accountId: caller.account.id,
-      keyId: caller.key.id,
-      engine,
-      settled,
-      holdMs,
-    });
-  } catch (error) {
-    await deps.caps.giveBack(caller.account, cap.slots);
-    throw error;
-  }
-  if (reserved.ok) return { reservation: reserved.reservation, slots: cap.slots };
-  await deps.caps.giveBack(caller.account, cap.slots);
+  return cap.slots;
+}
+
+/** The 402 or 429 that says why no unit was reserved. */
+function refusal(
+  deps: MeteringDeps,
+  reserved: Exclude<ReserveResult, { ok: true } | { reason: 'unlinked' }>,
+): WebcapError {
   if (reserved.reason === 'insufficient') {
-    throw new WebcapError(
+    return new WebcapError(
       'insufficient_credits',
       'no subscription quota, pack or credits left; add a pack or credits',
     );
@@ -77,7 +108,7 @@ async function drawFor(
     reserved.resetsAt === null
       ? undefined
       : Math.max(1, Math.ceil((reserved.resetsAt.getTime() - deps.clock().getTime()) / 1000));
-  throw new WebcapError('rate_limited', `quota ${reserved.quota}`, {
+  return new WebcapError('rate_limited', `quota ${reserved.quota}`, {
     retryAfterSeconds: resetSeconds,
     rateLimit: { limit: reserved.limit, remaining: 0, resetSeconds: resetSeconds ?? 0 },
   });
@@ -132,13 +163,48 @@ export async function charged(deps: MeteringDeps, caller: Caller, engine: string
 
 /**
  * Takes the caps and reserves one unit held for `holdMs`, for a call that runs later (an async
- * job); its owner settles it. Throws the 401 or 402 that says why not.
+ * job), with `insert` writing its holder's new rows in the same transaction, so that a process
+ * that dies between them leaves no unit held for nothing. Through the group commit: a burst of
+ * submissions on one account shares the account's lock. Null, with the caps given back, when
+ * `insert` wrote nothing. Throws the 401 or 402 that says why not.
  */
 export async function reserveUnit(
   deps: MeteringDeps,
   caller: Caller,
   engine: string,
   holdMs: number,
-): Promise<Reservation> {
-  return (await drawFor(deps, caller, engine, false, holdMs)).reservation;
+  insert: Link,
+): Promise<Reservation | null> {
+  const drawn = await withCaps(deps, caller, () =>
+    deps.reservations.reserve({
+      accountId: caller.account.id,
+      keyId: caller.key.id,
+      engine,
+      holdMs,
+      link: insert,
+    }),
+  );
+  return drawn?.reservation ?? null;
+}
+
+/**
+ * reserveUnit in a transaction of its own, `link` written before the account is locked (ledger.ts
+ * reserveLinked): for a link that locks rows that exist (a crawl page's), or writes many (a crawl's
+ * or batch's start, whose seeds and items would hold up a shared batch). Null, with the caps given
+ * back, when `link` found nothing to write.
+ */
+export async function reserveLinkedUnit(
+  deps: MeteringDeps,
+  caller: Caller,
+  engine: string,
+  holdMs: number,
+  link: Link,
+): Promise<Reservation | null> {
+  const drawn = await withCaps(deps, caller, () =>
+    deps.reservations.reserveLinked(
+      { accountId: caller.account.id, keyId: caller.key.id, engine, holdMs },
+      link,
+    ),
+  );
+  return drawn?.reservation ?? null;
 }

@@ -12,9 +12,12 @@ import type { BlobStore, StoredBlob } from '../store/blobs.js';
 // Bump when an engine changes what the same parameters produce, so that old entries stop matching.
 const KEY_VERSION = 'webcap-cache:v2';
 
-/** JSON with object keys sorted at every depth; plain data only (a Date or Map would hash as `{}`). */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
+/**
+ * JSON with object keys sorted at every depth; plain data only (a Date or Map would hash as `{}`).
+ * Fields named `omit` are left out wherever they are.
+ */
+export function canonicalJson(value: unknown, omit?: string): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, omit)).join(',')}]`;
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) {
@@ -24,8 +27,8 @@ export function canonicalJson(value: unknown): string {
   let json = '';
   for (const name of Object.keys(record).sort()) {
     const field = record[name];
-    if (field === undefined) continue;
-    json += `${json === '' ? '' : ','}${JSON.stringify(name)}:${canonicalJson(field)}`;
+    if (field === undefined || name === omit) continue;
+    json += `${json === '' ? '' : ','}${JSON.stringify(name)}:${canonicalJson(field, omit)}`;
   }
   return `{${json}}`;
 }

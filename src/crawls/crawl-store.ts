@@ -162,53 +162,52 @@ async function takeSlot(
 
 /**
  * Stores a new crawl with its seeds and hands the first units to the queue (returned, for the
- * caller to enqueue); null when the account already has a crawl under its idempotency key.
+ * caller to enqueue), within the caller's transaction (the one that reserves the first seed's
+ * unit); null when the account already has a crawl under its idempotency key.
  */
 export async function insertCrawl(
-  db: Db,
+  trx: Trx,
   crawl: NewCrawl,
   seeds: readonly Seed[],
   delayMs: number,
   now: Date,
 ): Promise<Promoted[] | null> {
-  return db.transaction().execute(async (trx) => {
-    const stamp = now.toISOString();
-    const pages = seeds.filter((seed) => seed.kind !== 'sitemap').length;
-    const row: CrawlRow = {
-      ...crawl,
-      status: 'queued',
-      stop_reason: null,
-      discovered: pages,
-      completed: 0,
-      failed: 0,
-      skipped: 0,
-      credits_used: 0,
-      updated_at: stamp,
-      finished_at: null,
-      expires_at: null,
-    };
-    const inserted = await trx
-      .insertInto('crawls')
-      .values(row)
-      .onConflict((oc) => oc.columns(['account_id', 'idempotency_key']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (inserted === undefined) return null;
-    let seq = 0;
-    for (const seed of seeds) {
-      await trx
-        .insertInto('crawl_pages')
-        .values({
-          ...newPage(crawl.id, seed.kind === 'sitemap' ? -1 : seq++, seed.url, 0, now),
-          kind: seed.kind,
-          reservation_id: seed.reservationId,
-          options: seed.options ?? null,
-        })
-        .execute();
-    }
-    if (row.webhook === 1) await queueEvent(trx, row, 'started', null, now);
-    return promote(trx, row, now, delayMs);
-  });
+  const stamp = now.toISOString();
+  const pages = seeds.filter((seed) => seed.kind !== 'sitemap').length;
+  const row: CrawlRow = {
+    ...crawl,
+    status: 'queued',
+    stop_reason: null,
+    discovered: pages,
+    completed: 0,
+    failed: 0,
+    skipped: 0,
+    credits_used: 0,
+    updated_at: stamp,
+    finished_at: null,
+    expires_at: null,
+  };
+  const inserted = await trx
+    .insertInto('crawls')
+    .values(row)
+    .onConflict((oc) => oc.columns(['account_id', 'idempotency_key']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted === undefined) return null;
+  let seq = 0;
+  for (const seed of seeds) {
+    await trx
+      .insertInto('crawl_pages')
+      .values({
+        ...newPage(crawl.id, seed.kind === 'sitemap' ? -1 : seq++, seed.url, 0, now),
+        kind: seed.kind,
+        reservation_id: seed.reservationId,
+        options: seed.options ?? null,
+      })
+      .execute();
+  }
+  if (row.webhook === 1) await queueEvent(trx, row, 'started', null, now);
+  return promote(trx, row, now, delayMs);
 }
 
 /** Queues a webhook event of the crawl, due now; its body is read when it is sent (crawl-events.ts). */

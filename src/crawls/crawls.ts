@@ -1,12 +1,11 @@
 import type { Logger } from 'pino';
 import { hostedFileLink } from '../calls/delivery.js';
 import type { CallDeps } from '../calls/deps.js';
-import { type Caller, reserveUnit } from '../calls/metering.js';
-import { canonicalJson } from '../calls/result-cache.js';
+import { type Caller, reserveLinkedUnit } from '../calls/metering.js';
 import type { Clock } from '../clock.js';
 import type { JobsConfig } from '../config.js';
 import { WebcapError } from '../errors.js';
-import { replayable } from '../jobs/idempotency.js';
+import { idempotencyHash, replayable } from '../jobs/idempotency.js';
 import type { Jobs } from '../jobs/jobs.js';
 import type { Sealer } from '../jobs/sealed.js';
 import type { Webhooks } from '../jobs/webhooks.js';
@@ -35,8 +34,10 @@ import {
   LIVE_STATUSES,
   listCrawls,
   listPages,
+  type NewCrawl,
   PAGE_PREFIX,
   type PageRow,
+  type Promoted,
   type PrunedCrawl,
   pruneCrawls,
   queuedUnits,
@@ -149,52 +150,46 @@ export class Crawls {
     statusUrl: (id: string) => string,
     idempotencyKey: string | null,
   ): Promise<Submitted<CrawlAccepted>> {
-    const { db, clock, sealer, calls, config } = this.deps;
-    const hash = sealer.hash(canonicalJson({ kind: 'crawl', plan }));
+    const { clock, sealer, calls } = this.deps;
+    const hash = idempotencyHash(sealer, { kind: 'crawl', plan });
     const replay = await this.replay(caller, idempotencyKey, hash);
     if (replay !== undefined) return { accepted: crawlAccepted(replay, statusUrl), replayed: true };
     await calls.guard.checkTarget(plan.url, 'url');
     if (plan.page.proxy !== null) await calls.guard.checkUpstream(plan.page.proxy);
     if (plan.webhookUrl !== null) await calls.guard.checkTarget(plan.webhookUrl, 'webhook_url');
-    const holdMs = config.queueTimeoutMs + config.maxAttempts * (config.timeoutMs + 2 * config.leaseMs);
-    const reservation = await reserveUnit(calls.metering, caller, 'crawl', holdMs);
     const now = clock();
     const id = timeOrderedId('crawl', now.getTime());
-    const seeds: Seed[] = [];
     // Named apart from the start page (no page URL has a `sitemap:` scheme): the frontier holds each URL once.
-    if (plan.sitemap !== 'skip')
-      seeds.push({ kind: 'sitemap', url: `sitemap:${plan.url}`, reservationId: null });
-    if (plan.sitemap !== 'only') seeds.push({ kind: 'page', url: plan.url, reservationId: null });
     // The unit held at submission goes to the start page; with sitemap=only, to the discovery (released when it ends).
-    const first = seeds.at(-1) as Seed;
-    seeds[seeds.length - 1] = { ...first, reservationId: reservation.id };
-    let promoted: Awaited<ReturnType<typeof insertCrawl>>;
-    try {
-      promoted = await insertCrawl(
-        db,
-        {
-          id,
-          account_id: caller.account.id,
-          key_id: caller.key.id,
-          kind: 'crawl',
-          params: sealer.seal(plan),
-          page_limit: plan.limit,
-          max_concurrency: plan.maxConcurrency,
-          webhook: plan.webhookUrl === null ? 0 : 1,
-          created_at: now.toISOString(),
-          idempotency_key: idempotencyKey,
-          params_hash: hash,
-        },
-        seeds,
-        plan.delayMs,
-        now,
-      );
-    } catch (error) {
-      await calls.metering.reservations.release(reservation.id);
-      throw error;
-    }
+    const seeds = (reservationId: string): Seed[] => {
+      const kinds: Seed['kind'][] = [];
+      if (plan.sitemap !== 'skip') kinds.push('sitemap');
+      if (plan.sitemap !== 'only') kinds.push('page');
+      return kinds.map((kind, index) => ({
+        kind,
+        url: kind === 'sitemap' ? `sitemap:${plan.url}` : plan.url,
+        reservationId: index === kinds.length - 1 ? reservationId : null,
+      }));
+    };
+    const promoted = await this.store(
+      caller,
+      'crawl',
+      {
+        id,
+        kind: 'crawl',
+        params: sealer.seal(plan),
+        page_limit: plan.limit,
+        max_concurrency: plan.maxConcurrency,
+        webhook: plan.webhookUrl === null ? 0 : 1,
+        idempotency_key: idempotencyKey,
+        params_hash: hash,
+      },
+      seeds,
+      plan.delayMs,
+      now,
+    );
     if (promoted === null) {
-      const winner = await this.lostRace(caller, idempotencyKey, hash, reservation.id);
+      const winner = await this.lostRace(caller, idempotencyKey, hash);
       return { accepted: crawlAccepted(winner, statusUrl), replayed: true };
     }
     for (const unit of promoted) await this.deps.jobs.enqueueUnit(unit.id, unit.delayMs);
@@ -269,49 +264,40 @@ export class Crawls {
     statusUrl: (id: string) => string,
     idempotencyKey: string | null,
   ): Promise<Submitted<BatchAccepted>> {
-    const { db, clock, sealer, calls, config } = this.deps;
-    const hash = sealer.hash(canonicalJson({ kind: 'batch', plan }));
+    const { clock, sealer, calls } = this.deps;
+    const hash = idempotencyHash(sealer, { kind: 'batch', plan });
     const replay = await this.replay(caller, idempotencyKey, hash);
     if (replay !== undefined) return { accepted: batchAccepted(replay, statusUrl), replayed: true };
     if (plan.webhookUrl !== null) await calls.guard.checkTarget(plan.webhookUrl, 'webhook_url');
-    const holdMs = config.queueTimeoutMs + config.maxAttempts * (config.timeoutMs + 2 * config.leaseMs);
-    const reservation = await reserveUnit(calls.metering, caller, plan.engine, holdMs);
     const now = clock();
     const id = timeOrderedId('batch', now.getTime());
-    const seeds: Seed[] = plan.items.map((item, index) => ({
-      kind: 'item',
-      url: `item:${index}`,
-      reservationId: index === 0 ? reservation.id : null,
-      options: sealer.seal(item),
-    }));
-    let promoted: Awaited<ReturnType<typeof insertCrawl>>;
-    try {
-      const { items: _items, ...kept } = plan;
-      promoted = await insertCrawl(
-        db,
-        {
-          id,
-          account_id: caller.account.id,
-          key_id: caller.key.id,
-          kind: 'batch',
-          params: sealer.seal(kept),
-          page_limit: plan.items.length,
-          max_concurrency: plan.maxConcurrency,
-          webhook: plan.webhookUrl === null ? 0 : 1,
-          created_at: now.toISOString(),
-          idempotency_key: idempotencyKey,
-          params_hash: hash,
-        },
-        seeds,
-        0,
-        now,
-      );
-    } catch (error) {
-      await calls.metering.reservations.release(reservation.id);
-      throw error;
-    }
+    const seeds = (reservationId: string): Seed[] =>
+      plan.items.map((item, index) => ({
+        kind: 'item',
+        url: `item:${index}`,
+        reservationId: index === 0 ? reservationId : null,
+        options: sealer.seal(item),
+      }));
+    const { items: _items, ...kept } = plan;
+    const promoted = await this.store(
+      caller,
+      plan.engine,
+      {
+        id,
+        kind: 'batch',
+        params: sealer.seal(kept),
+        page_limit: plan.items.length,
+        max_concurrency: plan.maxConcurrency,
+        webhook: plan.webhookUrl === null ? 0 : 1,
+        idempotency_key: idempotencyKey,
+        params_hash: hash,
+      },
+      seeds,
+      0,
+      now,
+    );
     if (promoted === null) {
-      const winner = await this.lostRace(caller, idempotencyKey, hash, reservation.id);
+      const winner = await this.lostRace(caller, idempotencyKey, hash);
       return { accepted: batchAccepted(winner, statusUrl), replayed: true };
     }
     for (const unit of promoted) await this.deps.jobs.enqueueUnit(unit.id, unit.delayMs);
@@ -332,14 +318,45 @@ export class Crawls {
     return replayable(crawl, hash, clock(), (id) => releaseCrawlIdempotencyKey(db, id));
   }
 
-  /** Another submission with the same key stored its crawl first: this one's unit goes back. */
-  private async lostRace(
+  /**
+   * Stores a crawl or batch with its seeds and the unit its first seed holds, in one transaction
+   * (ledger.ts reserveLinked): a server killed in between leaves neither, rather than a unit held
+   * for nothing until its hold expires. The units to enqueue; null when another submission with the
+   * same Idempotency-Key won, and nothing was reserved.
+   */
+  private async store(
     caller: Caller,
-    key: string | null,
-    hash: string,
-    reservationId: string,
-  ): Promise<CrawlRow> {
-    await this.deps.calls.metering.reservations.release(reservationId);
+    engine: string,
+    crawl: Omit<NewCrawl, 'account_id' | 'key_id' | 'created_at'>,
+    seeds: (reservationId: string) => Seed[],
+    delayMs: number,
+    now: Date,
+  ): Promise<Promoted[] | null> {
+    const { calls, config } = this.deps;
+    const holdMs = config.queueTimeoutMs + config.maxAttempts * (config.timeoutMs + 2 * config.leaseMs);
+    const row: NewCrawl = {
+      ...crawl,
+      account_id: caller.account.id,
+      key_id: caller.key.id,
+      created_at: now.toISOString(),
+    };
+    const stored: { promoted: Promoted[] } = { promoted: [] };
+    const reservation = await reserveLinkedUnit(
+      calls.metering,
+      caller,
+      engine,
+      holdMs,
+      async (trx, reservationId) => {
+        const promoted = await insertCrawl(trx, row, seeds(reservationId), delayMs, now);
+        if (promoted !== null) stored.promoted = promoted;
+        return promoted !== null;
+      },
+    );
+    return reservation === null ? null : stored.promoted;
+  }
+
+  /** The crawl that won the Idempotency-Key this submission also sent. */
+  private async lostRace(caller: Caller, key: string | null, hash: string): Promise<CrawlRow> {
     const winner = await this.replay(caller, key, hash);
     // Freed between the insert and this read (past its 24 hours): a retry finds the key free.
     if (winner === undefined) {

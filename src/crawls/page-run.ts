@@ -2,11 +2,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { getAccountBySlug } from '../billing/accounts.js';
 import { checkKey, getKey } from '../billing/keys.js';
-import type { RequestShaping } from '../browser/request-shaping.js';
+import type { Trx } from '../billing/ledger.js';
+import type { RequestShaping } from '../browser/request-shaping-params.js';
 import { runCall, targetOf } from '../calls/call-spec.js';
 import type { CallDeps } from '../calls/deps.js';
 import { checkPage } from '../calls/deps.js';
-import { type Caller, reserveUnit } from '../calls/metering.js';
+import { type Caller, reserveLinkedUnit } from '../calls/metering.js';
 import type { Clock } from '../clock.js';
 import type { JobsConfig } from '../config.js';
 import { content } from '../engines/content/content.js';
@@ -395,10 +396,15 @@ export class PageRunner {
   ): Promise<'held' | RunOutcome> {
     const { db, clock, config, calls } = this.deps;
     const holdMs = config.maxAttempts * (config.timeoutMs + 2 * config.leaseMs) + 600_000;
-    const reserve = async () => (await reserveUnit(calls.metering, caller, engine, holdMs)).id;
-    let reservationId: string;
+    // The unit and the page's note of it are written together: a worker killed in between
+    // leaves neither, rather than a unit held for nothing until its hold expires.
+    const link = (trx: Trx, id: string) => holdUnit(trx, page.id, page.attempts, id);
+    // False when the page moved on (another attempt took it) first: nothing is then reserved.
+    const reserve = async () =>
+      (await reserveLinkedUnit(calls.metering, caller, engine, holdMs, link)) !== null;
+    let held: boolean;
     try {
-      reservationId = await reserve().catch(async (error: unknown) => {
+      held = await reserve().catch(async (error: unknown) => {
         if (!(error instanceof WebcapError && error.code === 'insufficient_credits')) throw error;
         // Units other pages hold are not spent yet: one that fails or is cancelled gives its unit
         // back, so the crawl stops only when none is held. Asked again once none is, since one
@@ -418,11 +424,7 @@ export class PageRunner {
       }
       throw error;
     }
-    if (!(await holdUnit(db, page.id, page.attempts, reservationId))) {
-      await calls.metering.reservations.release(reservationId);
-      return 'ended';
-    }
-    return 'held';
+    return held ? 'held' : 'ended';
   }
 
   /** The crawl's key as it stands now; null when it was revoked or its account disabled. */

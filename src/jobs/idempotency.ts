@@ -1,7 +1,18 @@
+import { canonicalJson } from '../calls/result-cache.js';
 import { invalidParam } from '../errors.js';
+import type { Sealer } from './sealed.js';
 
 /** How long an Idempotency-Key names what it was first sent with (docs/jobs.md). */
 const IDEMPOTENCY_WINDOW_MS = 86_400_000;
+
+/**
+ * The hash an Idempotency-Key's parameters are compared by. `baseUrl` (where hosted files are
+ * linked from: PUBLIC_BASE_URL, else the address the request came to) is left out: it is the
+ * service's, not the caller's, and a retry through another host name is the same request.
+ */
+export function idempotencyHash(sealer: Sealer, request: object): string {
+  return sealer.hash(canonicalJson(request, 'baseUrl'));
+}
 
 /** A job, crawl or batch stored under an account's Idempotency-Key. */
 export interface KeyedRow {

@@ -1,10 +1,9 @@
 import { checkCall, type JobSpec } from '../calls/call-spec.js';
 import type { Caller } from '../calls/metering.js';
 import { reserveUnit } from '../calls/metering.js';
-import { canonicalJson } from '../calls/result-cache.js';
 import { WebcapError } from '../errors.js';
 import { timeOrderedId } from '../store/ids.js';
-import { replayable } from './idempotency.js';
+import { idempotencyHash, replayable } from './idempotency.js';
 import { jobRecordJson, type WebhookLog } from './job-record.js';
 import {
   countQueued,
@@ -133,7 +132,7 @@ export class Jobs {
   async submit(caller: Caller, submission: Submission): Promise<{ job: JobRow; replayed: boolean }> {
     const { db, clock, sealer, config, calls, queue } = this.deps;
     const stored: StoredCall = { spec: submission.spec, webhookUrl: submission.webhookUrl };
-    const hash = sealer.hash(canonicalJson({ path: submission.path, ...stored }));
+    const hash = idempotencyHash(sealer, { path: submission.path, ...stored });
     const replay = await this.replay(caller, submission.idempotencyKey, hash);
     if (replay !== undefined) return { job: replay, replayed: true };
     await checkCall(calls, submission.spec);
@@ -145,19 +144,20 @@ export class Jobs {
     const holdMs =
       config.queueTimeoutMs + config.maxAttempts * (config.timeoutMs + 2 * config.leaseMs) + 600_000;
     const engine = submission.spec.engine;
-    const reservation = await reserveUnit(calls.metering, caller, engine, holdMs);
     const now = clock();
     const id = timeOrderedId('job', now.getTime());
-    let inserted: boolean;
-    try {
-      inserted = await insertJob(db, {
+    const params = sealer.seal(stored);
+    // The unit and the job's row are one transaction, shared with the other submissions and calls
+    // of the moment (group commit): a server killed between them leaves neither.
+    const reservation = await reserveUnit(calls.metering, caller, engine, holdMs, (trx, reservationId) =>
+      insertJob(trx, {
         id,
         account_id: caller.account.id,
         key_id: caller.key.id,
         engine,
         path: submission.path,
-        reservation_id: reservation.id,
-        params: sealer.seal(stored),
+        reservation_id: reservationId,
+        params,
         params_hash: hash,
         idempotency_key: submission.idempotencyKey,
         created_at: now.toISOString(),
@@ -166,14 +166,10 @@ export class Jobs {
           submission.webhookUrl === null
             ? null
             : JSON.stringify({ state: 'pending', attempts: [] } satisfies WebhookLog),
-      });
-    } catch (error) {
-      await calls.metering.reservations.release(reservation.id);
-      throw error;
-    }
-    if (!inserted) {
-      // Another submission with the same key won the race: this one's unit goes back.
-      await calls.metering.reservations.release(reservation.id);
+      }),
+    );
+    if (reservation === null) {
+      // Another submission with the same key won the race: nothing was reserved for this one.
       const winner = await this.replay(caller, submission.idempotencyKey, hash);
       // The key's row was let go between the insert and this read (its enqueue failed, or it was
       // past the 24 hours): a retry in a moment finds the key free or the job queued.
