@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngSize } from '../helpers/chromium.js';
-import { type CommandResult, freeLowPort, podman, ROOT, run, waitFor } from './podman.js';
+import { HANG_MS } from '../helpers/waits.js';
+import { type CommandResult, expectRunning, freeLowPort, podman, ROOT, run, waitFor } from './podman.js';
 
 /**
  * compose.yaml as users run it (docs/deploy.md, "Compose"): two `webcap serve` behind nginx, two
@@ -25,8 +26,6 @@ const NETWORK = `${PROJECT}_default`;
 const METRICS_TOKEN = randomBytes(16).toString('hex');
 /** s3rver knows this credential pair only; MinIO's are whatever .env says. */
 const S3_CREDENTIALS = { S3_ACCESS_KEY: 'S3RVER', S3_SECRET_KEY: 'S3RVER' };
-/** Long enough for a first start (migrations, Chromium) on two busy cores; polled, not slept. */
-const HEALTHY_WITHIN_MS = 180_000;
 
 const container = (service: string) => `${PROJECT}_${service}_1`;
 const SERVE = ['serve-1', 'serve-2'];
@@ -40,12 +39,12 @@ let base: string;
 let key: string;
 
 /** A command in the directory of the copied files, with the settings a .env would hold. */
-function inWorkDir(command: string, args: readonly string[], timeoutMs: number): Promise<CommandResult> {
+function inWorkDir(command: string, args: readonly string[]): Promise<CommandResult> {
   return new Promise((resolve) => {
     execFile(
       command,
       args,
-      { cwd: workDir, env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      { cwd: workDir, env, timeout: HANG_MS, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         resolve({ code, stdout, stderr });
@@ -57,8 +56,8 @@ function inWorkDir(command: string, args: readonly string[], timeoutMs: number):
 const WITH_STAND_INS = ['-f', 'compose.yaml', '-f', 'deploy/compose/ci.override.yaml'];
 
 /** podman-compose on the copied files and the CI override, under this test's project name. */
-function compose(args: readonly string[], timeoutMs = 300_000): Promise<CommandResult> {
-  return inWorkDir('podman-compose', ['-p', PROJECT, ...WITH_STAND_INS, ...args], timeoutMs);
+function compose(args: readonly string[]): Promise<CommandResult> {
+  return inWorkDir('podman-compose', ['-p', PROJECT, ...WITH_STAND_INS, ...args]);
 }
 
 /** `podman-compose up -d` of these services (and what they depend on, already running). */
@@ -72,12 +71,11 @@ async function up(services: readonly string[]): Promise<void> {
 async function healthy(services: readonly string[]): Promise<void> {
   await Promise.all(
     services.map((service) =>
-      waitFor(
-        `${service} to be healthy`,
-        async () =>
-          (await run('podman', ['healthcheck', 'run', container(service)])).code === 0 ? true : undefined,
-        HEALTHY_WITHIN_MS,
-      ),
+      waitFor(`${service} to be healthy`, async () => {
+        if ((await run('podman', ['healthcheck', 'run', container(service)])).code === 0) return true;
+        await expectRunning(container(service));
+        return undefined;
+      }),
     ),
   );
 }
@@ -166,7 +164,7 @@ async function tearDown(): Promise<void> {
       if (type === 'volume' && name !== undefined && !name.startsWith(`${PROJECT}_`)) anonymous.add(name);
     }
   }
-  await compose(['down', '-v', '-t', '10'], 180_000);
+  await compose(['down', '-v', '-t', '10']);
   for (const volume of anonymous) await run('podman', ['volume', 'rm', '--force', volume]);
   await run('podman', ['network', 'rm', '--force', NETWORK]);
 }
@@ -209,21 +207,17 @@ beforeAll(async () => {
   await up(['postgres', 'redis', 's3']);
   await healthy(['postgres', 'redis', 's3']);
   await up(['s3-bucket']);
-  await waitFor(
-    'the bucket to be made',
-    async () => {
-      const state = await podman([
-        'inspect',
-        '--format',
-        '{{.State.Status}} {{.State.ExitCode}}',
-        container('s3-bucket'),
-      ]);
-      if (state.startsWith('exited') && !state.trim().endsWith(' 0'))
-        throw new Error(`s3-bucket ended ${state}`);
-      return state.trim() === 'exited 0' ? true : undefined;
-    },
-    HEALTHY_WITHIN_MS,
-  );
+  await waitFor('the bucket to be made', async () => {
+    const state = await podman([
+      'inspect',
+      '--format',
+      '{{.State.Status}} {{.State.ExitCode}}',
+      container('s3-bucket'),
+    ]);
+    if (state.startsWith('exited') && !state.trim().endsWith(' 0'))
+      throw new Error(`s3-bucket ended ${state}`);
+    return state.trim() === 'exited 0' ? true : undefined;
+  });
 
   // The page, on the host's address on the project's network; the guard lets captures reach it only.
   const gateway = (
@@ -281,7 +275,7 @@ describe('the compose topology', () => {
     // docker-compose 1.29's `config` checks the files against its Compose schema and prints the
     // merged result (keys sorted), without a Docker daemon.
     const config = async (files: readonly string[]) => {
-      const result = await inWorkDir('docker-compose', [...files, 'config'], 60_000);
+      const result = await inWorkDir('docker-compose', [...files, 'config']);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       return result.stdout.split('\n');
@@ -333,18 +327,14 @@ describe('the compose topology', () => {
       jobs.push(((await response.json()) as { job_id: string }).job_id);
     }
     for (const job of jobs) {
-      const record = await waitFor(
-        `job ${job} to end`,
-        async () => {
-          const response = await fetch(`${base}/jobs/${job}`, { headers: { 'x-api-key': key } });
-          const body = (await response.json()) as {
-            status: string;
-            result: { screenshot_url: string } | null;
-          };
-          return body.status === 'queued' || body.status === 'running' ? undefined : body;
-        },
-        120_000,
-      );
+      const record = await waitFor(`job ${job} to end`, async () => {
+        const response = await fetch(`${base}/jobs/${job}`, { headers: { 'x-api-key': key } });
+        const body = (await response.json()) as {
+          status: string;
+          result: { screenshot_url: string } | null;
+        };
+        return body.status === 'queued' || body.status === 'running' ? undefined : body;
+      });
       expect(record.status).toBe('completed');
       const link = record.result?.screenshot_url ?? '';
       expect(link.startsWith(`${base}/`)).toBe(true);
@@ -372,11 +362,11 @@ describe('the compose topology', () => {
     for (const service of SERVE) {
       expect((await run('podman', ['exec', container(service), 'ls', '/data/blobs'])).code).not.toBe(0);
     }
-  }, 300_000);
+  });
 
   it('comes down leaving no container, volume or network behind', async () => {
     expect((await leftovers()).length).toBeGreaterThan(0);
     await tearDown();
     expect(await leftovers()).toEqual([]);
-  }, 300_000);
+  });
 });

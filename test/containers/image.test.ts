@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngSize } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/databases.js';
-import { dockerLikeSeccomp, freeLowPort, podman, run, waitFor } from './podman.js';
+import { dockerLikeSeccomp, expectRunning, freeLowPort, podman, run, waitFor } from './podman.js';
 
 /**
  * The image as operators run it (docs/deploy.md): read-only root, a tmpfs /tmp, a volume on /data,
@@ -61,15 +61,13 @@ async function startContainer(name: string, options: readonly string[]): Promise
     ...options,
     IMAGE,
   ]);
-  const logs = await waitFor(
-    'the service to listen',
-    async () => {
-      // The key is on the container's stderr, which podman logs writes to its own.
-      const { stdout, stderr } = await run('podman', ['logs', name]);
-      return stdout.includes(`listening on ${base}`) ? `${stdout}${stderr}` : undefined;
-    },
-    120_000,
-  );
+  const logs = await waitFor(`${name} to listen`, async () => {
+    // The key is on the container's stderr, which podman logs writes to its own.
+    const { stdout, stderr } = await run('podman', ['logs', name]);
+    if (stdout.includes(`listening on ${base}`)) return `${stdout}${stderr}`;
+    await expectRunning(name);
+    return undefined;
+  });
   const printed = /development API key \(shown only once\):\s+(\S+)/.exec(logs);
   if (printed?.[1] === undefined) throw new Error(`no key in the output: ${logs}`);
   return { port, base, key: printed[1] };
@@ -166,11 +164,15 @@ describe('the container image', () => {
   });
 
   it('runs doctor beside the server: Chromium, ffmpeg, the fonts, the database and the blobs check out', async () => {
-    const doctor = await run(
-      'podman',
-      ['run', '--rm', ...BESIDE, `--env=PORT=${port}`, IMAGE, 'doctor', '--json'],
-      120_000,
-    );
+    const doctor = await run('podman', [
+      'run',
+      '--rm',
+      ...BESIDE,
+      `--env=PORT=${port}`,
+      IMAGE,
+      'doctor',
+      '--json',
+    ]);
     expect(doctor.code, doctor.stderr).toBe(0);
     const { checks } = JSON.parse(doctor.stdout) as { checks: { name: string; status: string }[] };
     const status = Object.fromEntries(checks.map((check) => [check.name, check.status]));
@@ -211,7 +213,7 @@ describe('the container image', () => {
   it('ends with exit 0 on SIGTERM within the grace period', async () => {
     // podman stop sends SIGTERM, then SIGKILL after --time seconds (docs/deploy.md's 45): exit 0
     // means the service drained and exited by itself before that (a SIGKILL reads 137).
-    await podman(['stop', '--time=45', NAME], 120_000);
+    await podman(['stop', '--time=45', NAME]);
     const state = await podman(['inspect', '--format', '{{.State.ExitCode}}', NAME]);
     expect(state.trim()).toBe('0');
     const { stdout } = await run('podman', ['logs', NAME]);

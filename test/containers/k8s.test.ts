@@ -421,30 +421,26 @@ describe('podman kube play of the API and worker Deployments', () => {
   }, 30 * 60_000);
 
   afterAll(async () => {
-    for (const file of played) await run('podman', ['kube', 'down', file], 120_000);
+    for (const file of played) await run('podman', ['kube', 'down', file]);
     await run('podman', ['secret', 'rm', secretName]);
     if (workDir !== undefined) fs.rmSync(workDir, { recursive: true, force: true });
     await dropDatabase(database);
     await s3?.close();
     await new Promise((resolve) => site?.close(resolve));
     console.log(`k8s.test.ts: podman kube play part took ${Math.round((Date.now() - startedAt) / 1000)} s`);
-  }, 5 * 60_000);
+  });
 
   async function play(name: string): Promise<void> {
     const file = path.join(workDir, `${name}.yaml`);
     played.push(file);
-    await podman(['kube', 'play', `--network=${NETWORK}`, file], 120_000);
+    await podman(['kube', 'play', `--network=${NETWORK}`, file]);
   }
 
   async function ready(base: string): Promise<unknown> {
-    return waitFor(
-      `${base}/readyz`,
-      async () => {
-        const res = await fetch(`${base}/readyz`).catch(() => undefined);
-        return res?.status === 200 ? await res.json() : undefined;
-      },
-      180_000,
-    );
+    return waitFor(`${base}/readyz`, async () => {
+      const res = await fetch(`${base}/readyz`).catch(() => undefined);
+      return res?.status === 200 ? await res.json() : undefined;
+    });
   }
 
   async function expectPng(res: Response, width: number, height: number): Promise<void> {
@@ -472,7 +468,7 @@ describe('podman kube play of the API and worker Deployments', () => {
       },
     );
     await expectPng(res, 800, 600);
-  }, 240_000);
+  });
 
   it("queues an async capture on BullMQ's wait list (KEDA's key), which the worker pod runs", async () => {
     const res = await fetch(
@@ -492,26 +488,22 @@ describe('podman kube play of the API and worker Deployments', () => {
     }
     await play('webcap-worker');
     expect(await ready(`http://127.0.0.1:${workerPort}`)).toMatchObject({ status: 'ready', queue: 'bullmq' });
-    const job = await waitFor(
-      'the job to end',
-      async () => {
-        const record = (await (
-          await fetch(`${api}/jobs/${jobId}`, { headers: { 'x-api-key': key } })
-        ).json()) as { status: string; result: { screenshot_url?: string } | null };
-        return record.status === 'completed' || record.status === 'failed' ? record : undefined;
-      },
-      180_000,
-    );
+    const job = await waitFor('the job to end', async () => {
+      const record = (await (
+        await fetch(`${api}/jobs/${jobId}`, { headers: { 'x-api-key': key } })
+      ).json()) as { status: string; result: { screenshot_url?: string } | null };
+      return record.status === 'completed' || record.status === 'failed' ? record : undefined;
+    });
     expect(job.status).toBe('completed');
     const url = job.result?.screenshot_url ?? '';
     expect(url.startsWith(`${api}/`)).toBe(true);
     // Written to the bucket by the worker pod, served by the API pod.
     await expectPng(await fetch(url), 640, 480);
-  }, 400_000);
+  });
 
   it('podman kube down removes the pods', async () => {
-    for (const file of played.splice(0)) await podman(['kube', 'down', file], 120_000);
+    for (const file of played.splice(0)) await podman(['kube', 'down', file]);
     const pods = await podman(['pod', 'ps', '--format', '{{.Name}}']);
     expect(pods.split('\n').filter((name) => name.endsWith(`-${suffix}-pod-0`))).toEqual([]);
-  }, 240_000);
+  });
 });

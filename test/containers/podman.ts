@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HANG_MS } from '../helpers/waits.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -19,7 +20,7 @@ export interface CommandResult {
 }
 
 /** Runs a command with the podman settings, bounded by timeoutMs; resolves whatever it exits with. */
-export function run(command: string, args: readonly string[], timeoutMs = 60_000): Promise<CommandResult> {
+export function run(command: string, args: readonly string[], timeoutMs = HANG_MS): Promise<CommandResult> {
   return new Promise((resolve) => {
     execFile(
       command,
@@ -34,10 +35,18 @@ export function run(command: string, args: readonly string[], timeoutMs = 60_000
 }
 
 /** `podman ARGS`, failing loudly unless it exits 0; resolves its stdout. */
-export async function podman(args: readonly string[], timeoutMs = 60_000): Promise<string> {
+export async function podman(args: readonly string[], timeoutMs = HANG_MS): Promise<string> {
   const result = await run('podman', args, timeoutMs);
   if (result.code !== 0) throw new Error(`podman ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
   return result.stdout;
+}
+
+/** Throws with the container's output once it is no longer running: a wait on it would never end. */
+export async function expectRunning(name: string): Promise<void> {
+  const state = (await podman(['inspect', '--format', '{{.State.Status}}', name])).trim();
+  if (state === 'running' || state === 'created') return;
+  const { stdout, stderr } = await run('podman', ['logs', name]);
+  throw new Error(`${name} is ${state}; it printed: ${stdout}${stderr}`);
 }
 
 /**
@@ -57,11 +66,15 @@ export async function freeLowPort(): Promise<number> {
   throw new Error('no free port between 20000 and 32000');
 }
 
-/** Polls until check returns a value (not undefined), or fails after timeoutMs with what it last saw. */
+/**
+ * Polls until check returns a value (not undefined); a check that sees the wait cannot end (a
+ * container that exited) throws, with what it printed. Only a hang reaches timeoutMs: a start
+ * bounded by 120 s failed on a loaded CI machine, and nothing said why.
+ */
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined>,
-  timeoutMs: number,
+  timeoutMs = HANG_MS,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
