@@ -76,8 +76,9 @@ async function drawFor(deps: MeteringDeps, caller: Caller, engine: string, settl
       settled,
     }),
   );
-  // Without a link the answer is a unit or a refusal, thrown above.
-  return drawn as Drawn;
+  // Only a link can write nothing; a request without one that comes back unlinked is a bug.
+  if (drawn === null) throw new Error('a reservation without a link came back unlinked');
+  return drawn;
 }
 
 /** Takes the account's per-second and per-minute caps, or throws the 429 of the one that is full. */

@@ -54,7 +54,7 @@ function action<A extends unknown[]>(
     // Imported here, not above: the database drivers are for the admin commands alone, and every
     // other command (`webcap capture`, `webcap --help`) would load them at start.
     const [{ CLI_ACTOR }, { keySecretSealer }, { openStore }, { resolveSigningSecret }] = await Promise.all([
-      import('../../admin/audit.js'),
+      operations(),
       import('../../billing/signing-secrets.js'),
       import('../../store/db.js'),
       import('../../store/signing-secret.js'),
