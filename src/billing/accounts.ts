@@ -43,7 +43,23 @@ export interface AccountPatch {
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
-export function fromAccountRow(row: AccountsTable): Account {
+/** The columns an Account is made of. */
+export type AccountFields = Pick<
+  AccountsTable,
+  | 'id'
+  | 'name'
+  | 'slug'
+  | 'active'
+  | 'stats_enabled'
+  | 'monthly_quota'
+  | 'per_second'
+  | 'per_minute'
+  | 'billing_anchor'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+export function fromAccountRow(row: AccountFields): Account {
   return {
     id: row.id,
     name: row.name,

@@ -256,28 +256,62 @@ export interface FoundKey {
  * hash, not on how much of the key matched; the final comparison is constant-time as well.
  */
 export async function findKey(db: Db, hash: string): Promise<FoundKey | undefined> {
-  const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+  const row = await keyRowWithAccount(db, 'key_hash', hash);
   if (row === undefined || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) {
     return undefined;
   }
-  const accountRow = await db
-    .selectFrom('accounts')
-    .selectAll()
-    .where('id', '=', row.account_id)
-    .executeTakeFirstOrThrow();
-  return { key: fromKeyRow(row), account: fromAccountRow(accountRow) };
+  return foundKeyOf(row);
 }
 
 /** A key's record with its account's, by the key's id (the console's playground names keys so). */
 export async function findKeyById(db: Db, id: string): Promise<FoundKey | undefined> {
-  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
-  if (row === undefined) return undefined;
-  const accountRow = await db
-    .selectFrom('accounts')
-    .selectAll()
-    .where('id', '=', row.account_id)
-    .executeTakeFirstOrThrow();
-  return { key: fromKeyRow(row), account: fromAccountRow(accountRow) };
+  const row = await keyRowWithAccount(db, 'id', id);
+  return row === undefined ? undefined : foundKeyOf(row);
+}
+
+/**
+ * A key's row and its account's columns (named `account_*`), in one query: a hit whose key is
+ * read afresh (a signed link, a key cache miss) pays one round trip, not two.
+ */
+export function keyRowWithAccount(db: Db, column: 'key_hash' | 'id', value: string) {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .selectAll('api_keys')
+    .select([
+      'accounts.name as account_name',
+      'accounts.slug as account_slug',
+      'accounts.active as account_active',
+      'accounts.stats_enabled as account_stats_enabled',
+      'accounts.monthly_quota as account_monthly_quota',
+      'accounts.per_second as account_per_second',
+      'accounts.per_minute as account_per_minute',
+      'accounts.billing_anchor as account_billing_anchor',
+      'accounts.created_at as account_created_at',
+      'accounts.updated_at as account_updated_at',
+    ])
+    .where(`api_keys.${column}`, '=', value)
+    .executeTakeFirst();
+}
+
+/** The key and account a keyRowWithAccount row holds. */
+export function foundKeyOf(row: NonNullable<Awaited<ReturnType<typeof keyRowWithAccount>>>): FoundKey {
+  return {
+    key: fromKeyRow(row),
+    account: fromAccountRow({
+      id: row.account_id,
+      name: row.account_name,
+      slug: row.account_slug,
+      active: row.account_active,
+      stats_enabled: row.account_stats_enabled,
+      monthly_quota: row.account_monthly_quota,
+      per_second: row.account_per_second,
+      per_minute: row.account_per_minute,
+      billing_anchor: row.account_billing_anchor,
+      created_at: row.account_created_at,
+      updated_at: row.account_updated_at,
+    }),
+  };
 }
 
 /** Whether a found key may be used at `now`: active, not expired, and its account active. */

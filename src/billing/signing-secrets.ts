@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { WebcapError } from '../errors.js';
 import { Sealer } from '../jobs/sealed.js';
 import type { Db } from '../store/db.js';
-import { fromAccountRow } from './accounts.js';
-import { type FoundKey, fromKeyRow, getKey, type KeyRecord } from './keys.js';
+import { type FoundKey, foundKeyOf, getKey, type KeyRecord, keyRowWithAccount } from './keys.js';
 
 /*
  * Each key's signing secret for signed links (docs/signed-links.md). Verifying a link recomputes
@@ -60,15 +59,6 @@ export interface SigningKey {
  * revocation takes effect on the next request in every process.
  */
 export async function findSigningKey(db: Db, id: string): Promise<SigningKey | undefined> {
-  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
-  if (row === undefined) return undefined;
-  const account = await db
-    .selectFrom('accounts')
-    .selectAll()
-    .where('id', '=', row.account_id)
-    .executeTakeFirstOrThrow();
-  return {
-    found: { key: fromKeyRow(row), account: fromAccountRow(account) },
-    sealedSecret: row.signing_secret,
-  };
+  const row = await keyRowWithAccount(db, 'id', id);
+  return row === undefined ? undefined : { found: foundKeyOf(row), sealedSecret: row.signing_secret };
 }

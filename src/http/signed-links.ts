@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TObject, Type } from 'typebox';
 import type { SigningKey } from '../billing/signing-secrets.js';
@@ -10,7 +10,7 @@ import type { Sealer } from '../jobs/sealed.js';
 import {
   canonicalQuery,
   isSignedLinkParam,
-  querySignature,
+  querySignatureBytes,
   SIGNED_LINK_MAX_SECONDS,
   SIGNED_LINK_PARAMS,
 } from '../requests/signed-link.js';
@@ -147,14 +147,15 @@ const MISMATCH = new WebcapError(
  * afresh each time, so a rotation is seen at once. Per sealer: a text that one service secret
  * opens is never answered for a sealer that could not open it.
  */
-const openedSecrets = new WeakMap<Sealer, Map<string, string>>();
+const openedSecrets = new WeakMap<Sealer, Map<string, KeyObject>>();
 const OPENED_SECRETS_MAX = 256;
 
 /**
- * The signing secret sealed in `sealed`, opened once for as long as the sealed text is in use:
- * AES-GCM is a fixed function of the text and the sealer's key, which the process holds anyway.
+ * The signing secret sealed in `sealed`, opened once for as long as the sealed text is in use, as
+ * an HMAC key: AES-GCM is a fixed function of the text and the sealer's key, which the process
+ * holds anyway.
  */
-function openedSecret(sealer: Sealer, sealed: string): string {
+function openedSecret(sealer: Sealer, sealed: string): KeyObject {
   let opened = openedSecrets.get(sealer);
   if (opened === undefined) {
     opened = new Map();
@@ -162,7 +163,7 @@ function openedSecret(sealer: Sealer, sealed: string): string {
   }
   const known = opened.get(sealed);
   if (known !== undefined) return known;
-  const secret = sealer.open<string>(sealed);
+  const secret = createSecretKey(Buffer.from(sealer.open<string>(sealed), 'utf8'));
   if (opened.size >= OPENED_SECRETS_MAX) opened.clear();
   opened.set(sealed, secret);
   return secret;
@@ -203,7 +204,7 @@ export async function signedLinkCaller(deps: SignedLinkDeps, request: FastifyReq
       `key ${keyId} has no signing secret: rotate one in (webcap admin keys rotate-signing-secret) to sign links`,
     );
   }
-  let secret: string;
+  let secret: KeyObject;
   try {
     secret = openedSecret(deps.keySecrets, signing.sealedSecret);
   } catch {
@@ -212,7 +213,7 @@ export async function signedLinkCaller(deps: SignedLinkDeps, request: FastifyReq
       `the signing secret of key ${keyId} cannot be opened (WEBCAP_SIGNING_SECRET changed?): rotate it`,
     );
   }
-  const expected = Buffer.from(querySignature(secret, canonical), 'hex');
+  const expected = querySignatureBytes(secret, canonical);
   // Both are 32 bytes (the shape was checked): the comparison takes the same time wherever they differ.
   if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) throw MISMATCH;
   const now = deps.clock();

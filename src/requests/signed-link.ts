@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, type KeyObject } from 'node:crypto';
 
 /*
  * Signed links (docs/signed-links.md): a GET on /v1/capture, /v1/content or /v1/analyze that
@@ -50,9 +50,17 @@ export function canonicalQuery(pairs: QueryPairs): string {
   return encoded.map(([name, value]) => `${name}=${value}`).join('&');
 }
 
+/**
+ * The HMAC-SHA256 of a canonical query under a signing secret: its UTF-8 bytes, or a key made of
+ * them once (createSecretKey), which spares the server the key's setup on every request.
+ */
+export function querySignatureBytes(signingSecret: string | KeyObject, canonical: string): Buffer {
+  return createHmac('sha256', signingSecret).update(canonical, 'utf8').digest();
+}
+
 /** The lowercase hex HMAC-SHA256 of a canonical query under a signing secret (its UTF-8 bytes). */
 export function querySignature(signingSecret: string, canonical: string): string {
-  return createHmac('sha256', signingSecret).update(canonical, 'utf8').digest('hex');
+  return querySignatureBytes(signingSecret, canonical).toString('hex');
 }
 
 /** A parameter's value or values, as a caller gives them to a signer. */
