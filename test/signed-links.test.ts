@@ -189,6 +189,31 @@ describe.each(DIALECTS)('signed links on %s', (dialect) => {
       expect((await webcap([...args, '--signing-secret', created.signing_secret], {})).code).toBe(2);
     });
 
+    it('webcap sign takes the page as --html instead of a URL, and refuses a link without a page', async () => {
+      const created = await newKey();
+      const args = ['sign', 'content', '--key-id', created.id, '--server', 'http://webcap.test'];
+      const signed = await webcap(
+        [
+          ...args,
+          '--html',
+          '<h1>Signed page</h1><p>Its text, given in the link.</p>',
+          '--include-markdown',
+          '--signing-secret-stdin',
+        ],
+        {},
+        `${created.signing_secret}\n`,
+      );
+      expect(signed.code, signed.stderr).toBe(0);
+      const link = signed.stdout.trim().slice('http://webcap.test'.length);
+      expect(new URL(link, 'http://webcap.test').searchParams.has('url')).toBe(false);
+      const res = await get(link);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.markdown).toContain('Its text, given in the link.');
+      const none = await webcap([...args, '--signing-secret-stdin'], {}, `${created.signing_secret}\n`);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain('give the page: a URL, --html or --markdown');
+    });
+
     it('the CLI makes a key with its signing secret, signed-only when asked', async () => {
       const env = databaseEnv(t.config.database, t.dataDir);
       const made = await webcapJson<CreatedKey>(

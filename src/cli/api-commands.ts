@@ -39,7 +39,13 @@ import {
   MAP_FIELDS,
   WEBSITE_CRAWLER_FIELDS,
 } from './call-fields.js';
-import { addFieldOptions, type CallParameters, callParameters, type Fields } from './call-options.js';
+import {
+  addFieldOptions,
+  type CallParameters,
+  callParameters,
+  type Fields,
+  requirePage,
+} from './call-options.js';
 import { CallFailure, UsageError } from './cli-errors.js';
 import {
   addClientOptions,
@@ -121,10 +127,7 @@ async function parametersOf(
     given[field] = await pageFile(flag, file);
     shown[field] = flag;
   }
-  const sources = ['url', 'html', 'markdown'];
-  if ('html' in fields && !sources.some((name) => name in given || raw[name] !== undefined)) {
-    throw new UsageError('give the page: a URL, --html, --markdown, --html-file or --markdown-file');
-  }
+  requirePage(fields, given, raw, 'a URL, --html, --markdown, --html-file or --markdown-file');
   return callParameters(fields, raw, given, shown);
 }
 

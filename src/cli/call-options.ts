@@ -114,6 +114,21 @@ function validatorOf(fields: Fields): ValidateFunction {
 }
 
 /**
+ * Refuses a call whose endpoint takes html and markdown but that names no page: none of url,
+ * html, markdown in `given` (the positional and page files) or the options. `how` lists the
+ * verb's ways to give one.
+ */
+export function requirePage(
+  fields: Fields,
+  given: Readonly<Record<string, string>>,
+  options: Readonly<Record<string, unknown>>,
+  how: string,
+): void {
+  const named = ['url', 'html', 'markdown'].some((name) => name in given || options[name] !== undefined);
+  if ('html' in fields && !named) throw new UsageError(`give the page: ${how}`);
+}
+
+/**
  * The query of a call from commander's parsed options and the verb's positional values, checked
  * against the route's schema as the server checks it. A bad value is a UsageError naming the
  * option (or the positional, by the names in `positional`: field → shown name).

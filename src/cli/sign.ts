@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { SIGNED_LINK_MAX_SECONDS, signedQueryString } from '../requests/signed-link.js';
 import { ANALYZE_FIELDS, CAPTURE_FIELDS, CONTENT_FIELDS } from './call-fields.js';
-import { addFieldOptions, callParameters, type Fields } from './call-options.js';
+import { addFieldOptions, callParameters, type Fields, requirePage } from './call-options.js';
 import { UsageError } from './cli-errors.js';
 import { DEFAULT_SERVER, givenServer } from './client-options.js';
 import type { CliOutput } from './program.js';
 
 /*
- * `webcap sign [capture|content|analyze] URL`: prints a signed link (docs/signed-links.md) that a
+ * `webcap sign [capture|content|analyze] URL` (or --html, --markdown): prints a signed link (docs/signed-links.md) that a
  * web page can embed without an API key. Offline: nothing is called; the secret is read from a
  * file or standard input, never from the arguments, which other users of the machine can read.
  */
@@ -71,9 +71,10 @@ function linkParams(params: Readonly<Record<string, unknown>>): Record<string, s
 }
 
 function signCommand(name: string, path: string, fields: Fields, output: CliOutput): Command {
-  const command = new Command(name)
-    .description(`a signed link to GET ${path}`)
-    .argument('<url>', 'the page (http or https)');
+  const command = new Command(name).description(`a signed link to GET ${path}`);
+  // A link may carry its page as html or markdown (in its query) instead of a URL.
+  if ('html' in fields) command.argument('[url]', 'the page (http or https); or give --html, --markdown');
+  else command.argument('<url>', 'the page (http or https)');
   addFieldOptions(command, fields, ['url', ...NOT_SIGNED]);
   command
     .requiredOption('--key-id <id>', "the signing key's id (webcap admin keys list)")
@@ -84,13 +85,11 @@ function signCommand(name: string, path: string, fields: Fields, output: CliOutp
     )
     .addOption(new Option('--server <url>', `the webcap API (env WEBCAP_URL, default ${DEFAULT_SERVER})`))
     .addOption(new Option('--json', 'print JSON'))
-    .action(async (url: string, options: SignOptions) => {
-      const params = callParameters(
-        fields,
-        options as unknown as Record<string, unknown>,
-        { url },
-        { url: 'URL' },
-      );
+    .action(async (url: string | undefined, options: SignOptions) => {
+      const raw = options as unknown as Record<string, unknown>;
+      const given: Record<string, string> = url === undefined ? {} : { url };
+      requirePage(fields, given, raw, 'a URL, --html or --markdown');
+      const params = callParameters(fields, raw, given, { url: 'URL' });
       const server = givenServer(options.server, output.env ?? {}) ?? DEFAULT_SERVER;
       const expires = Math.floor(Date.now() / 1000) + options.expiresIn;
       const query = signedQueryString(linkParams(params), {
