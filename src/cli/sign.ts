@@ -8,9 +8,10 @@ import { DEFAULT_SERVER, givenServer } from './client-options.js';
 import type { CliOutput } from './program.js';
 
 /*
- * `webcap sign [capture|content|analyze] URL` (or --html, --markdown): prints a signed link (docs/signed-links.md) that a
- * web page can embed without an API key. Offline: nothing is called; the secret is read from a
- * file or standard input, never from the arguments, which other users of the machine can read.
+ * `webcap sign [capture|content|analyze] URL` (or --html, --markdown): prints a signed link
+ * (docs/signed-links.md) that a web page can embed without an API key. Offline: nothing is called;
+ * the secret is read from a file or standard input, never from the arguments, which other users
+ * of the machine can read.
  */
 
 interface SignOptions {
