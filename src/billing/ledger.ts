@@ -1,7 +1,8 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../store/db.js';
 import { timeOrderedId } from '../store/ids.js';
-import type { BalanceSource, DatabaseSchema } from '../store/schema.js';
+import { columnsOf, insertRows } from '../store/row-inserts.js';
+import type { BalanceSource, DatabaseSchema, ReservationsTable } from '../store/schema.js';
 import { powerOfTwoChunks } from '../store/statement-chunks.js';
 import { type Balance, count, type Drawn, draw, exceeded, type KeyAllowance, undraw } from './draw.js';
 import { billingPeriod, QUOTA_WINDOWS, type QuotaWindow, windowEnds, windowStarts } from './periods.js';
@@ -55,6 +56,20 @@ export type Trx = Transaction<DatabaseSchema>;
  * parameters, and a power of two, as powerOfTwoChunks takes.
  */
 const ROWS_PER_STATEMENT = 64;
+
+const RESERVATION_COLUMNS = columnsOf<ReservationsTable>({
+  id: true,
+  account_id: true,
+  key_id: true,
+  source: true,
+  pack_id: true,
+  period_start: true,
+  status: true,
+  engine: true,
+  created_at: true,
+  expires_at: true,
+  settled_at: true,
+});
 
 /**
  * Takes the account's lock for the rest of the transaction (row lock on PostgreSQL, write lock on
@@ -225,26 +240,20 @@ async function recordDraws(
   for (const { request } of draws) perKey.set(request.keyId, (perKey.get(request.keyId) ?? 0) + 1);
   for (const [keyId, units] of perKey) await countKeyUse(trx, keyId, now, units);
   const createdAt = now.toISOString();
-  for (const chunk of powerOfTwoChunks(draws, ROWS_PER_STATEMENT)) {
-    await trx
-      .insertInto('reservations')
-      .values(
-        chunk.map(({ id, request, drawn }) => ({
-          id,
-          account_id: accountId,
-          key_id: request.keyId,
-          source: drawn.source,
-          pack_id: drawn.packId,
-          period_start: drawn.periodStart,
-          status: request.settled === true ? ('committed' as const) : ('reserved' as const),
-          engine: request.engine,
-          created_at: createdAt,
-          expires_at: new Date(now.getTime() + (request.holdMs ?? holdMs)).toISOString(),
-          settled_at: request.settled === true ? createdAt : null,
-        })),
-      )
-      .execute();
-  }
+  const rows = draws.map(({ id, request, drawn }) => ({
+    id,
+    account_id: accountId,
+    key_id: request.keyId,
+    source: drawn.source,
+    pack_id: drawn.packId,
+    period_start: drawn.periodStart,
+    status: request.settled === true ? ('committed' as const) : ('reserved' as const),
+    engine: request.engine,
+    created_at: createdAt,
+    expires_at: new Date(now.getTime() + (request.holdMs ?? holdMs)).toISOString(),
+    settled_at: request.settled === true ? createdAt : null,
+  }));
+  await insertRows(trx, 'reservations', RESERVATION_COLUMNS, rows, ROWS_PER_STATEMENT);
 }
 
 /** Reserves one unit for each request, in order, within the caller's transaction (see writeBatch). */

@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { Db } from '../store/db.js';
 import { timeOrderedId } from '../store/ids.js';
 import { olderThan, type Page, type PageRequest, pageOf } from '../store/pages.js';
+import { columnsOf, insertRows } from '../store/row-inserts.js';
 import type { RequestLogTable } from '../store/schema.js';
-import { powerOfTwoChunks } from '../store/statement-chunks.js';
 import { loggedError, loggedTargetUrl } from './logged-target.js';
 import { addToMinuteTotals } from './snapshot.js';
 
@@ -17,6 +17,21 @@ export type RequestLogEntry = Omit<RequestLogTable, 'id'>;
 
 /** Rows per insert, at most: a power of two, as powerOfTwoChunks takes. */
 const ROWS_PER_INSERT = 128;
+
+/** The request log's columns, in the order its inserts bind them. */
+export const REQUEST_LOG_COLUMNS = columnsOf<RequestLogTable>({
+  id: true,
+  account_id: true,
+  key_id: true,
+  engine: true,
+  path: true,
+  status: true,
+  duration_ms: true,
+  billed: true,
+  created_at: true,
+  target_url: true,
+  error: true,
+});
 
 /**
  * Records every authenticated call. Rows are buffered and written in batches off the request
@@ -55,9 +70,7 @@ export class RequestLog {
       }
       try {
         await this.db.transaction().execute(async (trx) => {
-          for (const rows of powerOfTwoChunks(batch, ROWS_PER_INSERT)) {
-            await trx.insertInto('request_log').values(rows).execute();
-          }
+          await insertRows(trx, 'request_log', REQUEST_LOG_COLUMNS, batch, ROWS_PER_INSERT);
           await addToMinuteTotals(trx, batch);
         });
       } catch (error) {

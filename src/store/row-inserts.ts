@@ -1,0 +1,61 @@
+import type { CompiledQuery, Insertable, Kysely } from 'kysely';
+import type { DatabaseSchema } from './schema.js';
+import { powerOfTwoChunks } from './statement-chunks.js';
+
+type Table = keyof DatabaseSchema & string;
+
+/** A table's columns, each named once: the object's keys, so the compiler checks that none is missing. */
+export function columnsOf<Row>(
+  columns: { readonly [C in keyof Row]-?: true },
+): readonly (keyof Row & string)[] {
+  return Object.keys(columns) as (keyof Row & string)[];
+}
+
+/** Compiled multi-row inserts, per dialect (its adapter) and shape: table, columns, row count. */
+const compiledInserts = new WeakMap<object, Map<string, CompiledQuery>>();
+
+function compiledInsert(db: Kysely<DatabaseSchema>, table: Table, columns: readonly string[], rows: number) {
+  const adapter = db.getExecutor().adapter;
+  let compiled = compiledInserts.get(adapter);
+  if (compiled === undefined) {
+    compiled = new Map();
+    compiledInserts.set(adapter, compiled);
+  }
+  const shape = `${table}(${columns.join(',')})*${rows}`;
+  let query = compiled.get(shape);
+  if (query === undefined) {
+    const blank = Object.fromEntries(columns.map((column) => [column, null]));
+    query = db
+      .insertInto(table)
+      .values(Array.from({ length: rows }, () => blank) as never)
+      .compile();
+    if (query.parameters.length !== rows * columns.length) {
+      throw new Error(`the insert into ${table} must take one parameter per value`);
+    }
+    compiled.set(shape, query);
+  }
+  return query;
+}
+
+/**
+ * Inserts rows in multi-row statements of power-of-two sizes up to `maxPerStatement`, each
+ * statement's text compiled once per dialect. Kysely builds and compiles an insert anew on every
+ * call, which took more of the request log's and the ledger's hot writes than SQLite took to run
+ * them (docs/performance.md); the values are bound in `columns`' order, missing ones as null.
+ */
+export async function insertRows<T extends Table>(
+  db: Kysely<DatabaseSchema>,
+  table: T,
+  columns: readonly (keyof Insertable<DatabaseSchema[T]> & string)[],
+  rows: readonly Insertable<DatabaseSchema[T]>[],
+  maxPerStatement: number,
+): Promise<void> {
+  for (const chunk of powerOfTwoChunks(rows, maxPerStatement)) {
+    const query = compiledInsert(db, table, columns, chunk.length);
+    const parameters: unknown[] = [];
+    for (const row of chunk) {
+      for (const column of columns) parameters.push((row as Record<string, unknown>)[column] ?? null);
+    }
+    await db.executeQuery({ ...query, parameters });
+  }
+}
