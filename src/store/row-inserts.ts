@@ -15,6 +15,7 @@ export function columnsOf<Row>(
 const compiledInserts = new WeakMap<object, Map<string, CompiledQuery>>();
 
 function compiledInsert(db: Kysely<DatabaseSchema>, table: Table, columns: readonly string[], rows: number) {
+  // A database and its transactions share one adapter: it stands for the dialect the text is in.
   const adapter = db.getExecutor().adapter;
   let compiled = compiledInserts.get(adapter);
   if (compiled === undefined) {
