@@ -5,8 +5,6 @@ import { insertRows } from '../src/store/row-inserts.js';
 import type { RequestLogTable } from '../src/store/schema.js';
 import { DIALECTS, dropDatabase, freshDatabase } from './helpers/databases.js';
 
-const COLUMNS = REQUEST_LOG_COLUMNS;
-
 function row(i: number): RequestLogTable {
   return {
     id: `req_${String(i).padStart(6, '0')}`,
@@ -44,12 +42,12 @@ describe.each(DIALECTS)('row inserts on %s', (dialect) => {
   it('writes every row of every chunk, each value in its column', async () => {
     await store.db.deleteFrom('request_log').execute();
     const rows = Array.from({ length: 75 }, (_, i) => row(i));
-    await insertRows(store.db, 'request_log', COLUMNS, rows, 32);
-    // 75 rows in chunks of 32, 32, 8, 2 and 1: every shape once, then again from the cache.
+    await insertRows(store.db, 'request_log', REQUEST_LOG_COLUMNS, rows, 32);
+    // 75 rows go in five statements (32, 32, 8, 2 and 1 rows); the second call reuses their texts.
     await insertRows(
       store.db,
       'request_log',
-      COLUMNS,
+      REQUEST_LOG_COLUMNS,
       Array.from({ length: 75 }, (_, i) => row(i + 100)),
       32,
     );
@@ -60,10 +58,10 @@ describe.each(DIALECTS)('row inserts on %s', (dialect) => {
     await store.db.deleteFrom('request_log').execute();
     await store.db
       .transaction()
-      .execute((trx) => insertRows(trx, 'request_log', COLUMNS, [row(1), row(2), row(3)], 64));
+      .execute((trx) => insertRows(trx, 'request_log', REQUEST_LOG_COLUMNS, [row(1), row(2), row(3)], 64));
     await expect(
       store.db.transaction().execute(async (trx) => {
-        await insertRows(trx, 'request_log', COLUMNS, [row(4)], 64);
+        await insertRows(trx, 'request_log', REQUEST_LOG_COLUMNS, [row(4)], 64);
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
@@ -72,7 +70,7 @@ describe.each(DIALECTS)('row inserts on %s', (dialect) => {
 
   it('writes nothing for no rows', async () => {
     await store.db.deleteFrom('request_log').execute();
-    await insertRows(store.db, 'request_log', COLUMNS, [], 64);
+    await insertRows(store.db, 'request_log', REQUEST_LOG_COLUMNS, [], 64);
     expect(await stored()).toEqual([]);
   });
 });

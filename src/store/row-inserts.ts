@@ -41,8 +41,8 @@ function compiledInsert(db: Kysely<DatabaseSchema>, table: Table, columns: reado
 /**
  * Inserts rows in multi-row statements of power-of-two sizes up to `maxPerStatement`, each
  * statement's text compiled once per dialect. Kysely builds and compiles an insert anew on every
- * call, which took more of the request log's and the ledger's hot writes than SQLite took to run
- * them (docs/performance.md); the values are bound in `columns`' order, missing ones as null.
+ * call, which cost the request log's batches about as much as SQLite's own work on them
+ * (docs/performance.md); the values are bound in `columns`' order, missing ones as null.
  */
 export async function insertRows<T extends Table>(
   db: Kysely<DatabaseSchema>,
