@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { CompiledQuery, InferResult } from 'kysely';
+import type { InferResult } from 'kysely';
 import { type Static, Type } from 'typebox';
 import { invalidParam, WebcapError } from '../errors.js';
 import { Nullable } from '../nullable.js';
+import { compiledOnce } from '../store/compiled-queries.js';
 import { type Db, unlessTaken } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { ApiKeysTable } from '../store/schema.js';
@@ -294,9 +295,6 @@ function keyWithAccountQuery(db: Db, column: KeyColumn, value: string) {
 type KeyColumn = 'key_hash' | 'id';
 type KeyWithAccountRow = InferResult<ReturnType<typeof keyWithAccountQuery>>[number];
 
-/** keyWithAccountQuery compiled once per database and column, its one parameter the value looked up. */
-const compiledKeyQueries = new WeakMap<Db, Map<KeyColumn, CompiledQuery<KeyWithAccountRow>>>();
-
 /**
  * A key's row with its account's in one query: a key read afresh (a signed link, a key cache
  * miss) pays one round trip, not two. Compiled once: Kysely took 19 us to build this join, more
@@ -307,17 +305,11 @@ export async function keyRowWithAccount(
   column: KeyColumn,
   value: string,
 ): Promise<KeyWithAccountRow | undefined> {
-  let compiled = compiledKeyQueries.get(db);
-  if (compiled === undefined) {
-    compiled = new Map();
-    compiledKeyQueries.set(db, compiled);
-  }
-  let query = compiled.get(column);
-  if (query === undefined) {
-    query = keyWithAccountQuery(db, column, '').compile();
-    if (query.parameters.length !== 1) throw new Error('the key lookup must take exactly one parameter');
-    compiled.set(column, query);
-  }
+  const query = compiledOnce(db, `key with account by ${column}`, () => {
+    const compiled = keyWithAccountQuery(db, column, '').compile();
+    if (compiled.parameters.length !== 1) throw new Error('the key lookup must take exactly one parameter');
+    return compiled;
+  });
   const { rows } = await db.executeQuery<KeyWithAccountRow>({ ...query, parameters: [value] });
   return rows[0];
 }

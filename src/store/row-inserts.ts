@@ -1,4 +1,5 @@
-import type { CompiledQuery, Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
+import { compiledOnce } from './compiled-queries.js';
 import type { DatabaseSchema } from './schema.js';
 import { powerOfTwoChunks } from './statement-chunks.js';
 
@@ -11,38 +12,26 @@ export function columnsOf<Row>(
   return Object.keys(columns) as (keyof Row & string)[];
 }
 
-/** Compiled multi-row inserts, per dialect (its adapter) and shape: table, columns, row count. */
-const compiledInserts = new WeakMap<object, Map<string, CompiledQuery>>();
-
+/** The multi-row insert of `rows` rows into `table`'s `columns`, each value a bound parameter. */
 function compiledInsert(db: Kysely<DatabaseSchema>, table: Table, columns: readonly string[], rows: number) {
-  // A database and its transactions share one adapter: it stands for the dialect the text is in.
-  const adapter = db.getExecutor().adapter;
-  let compiled = compiledInserts.get(adapter);
-  if (compiled === undefined) {
-    compiled = new Map();
-    compiledInserts.set(adapter, compiled);
-  }
-  const shape = `${table}(${columns.join(',')})*${rows}`;
-  let query = compiled.get(shape);
-  if (query === undefined) {
+  return compiledOnce(db, `insert ${table}(${columns.join(',')})*${rows}`, () => {
     const blank = Object.fromEntries(columns.map((column) => [column, null]));
-    query = db
+    const query = db
       .insertInto(table)
       .values(Array.from({ length: rows }, () => blank) as never)
       .compile();
     if (query.parameters.length !== rows * columns.length) {
       throw new Error(`the insert into ${table} must take one parameter per value`);
     }
-    compiled.set(shape, query);
-  }
-  return query;
+    return query;
+  });
 }
 
 /**
  * Inserts rows in multi-row statements of power-of-two sizes up to `maxPerStatement`, each
- * statement's text compiled once per dialect. Kysely builds and compiles an insert anew on every
- * call, which cost the request log's batches about as much as SQLite's own work on them
- * (docs/performance.md); the values are bound in `columns`' order, missing ones as null.
+ * statement's text compiled once per dialect: built anew on every call, it cost the request log's
+ * batches about as much as SQLite's own work on them (docs/performance.md). The values are bound
+ * in `columns`' order, missing ones as null.
  */
 export async function insertRows<T extends Table>(
   db: Kysely<DatabaseSchema>,
