@@ -14,6 +14,14 @@ describe('GET /v1/capture', () => {
   let t: TestRuntime;
   let key: string;
   let now = new Date();
+  // Whether cached.webcap.test resolves: a name that stops resolving after its capture was cached.
+  let cachedNameResolves = true;
+  const resolver = tableResolver({
+    'news.webcap.test': ['127.0.0.1'],
+    'pagead2.googlesyndication.com': ['127.0.0.1'],
+    's3.webcap.test': ['127.0.0.1'],
+    'cached.webcap.test': () => (cachedNameResolves ? ['127.0.0.1'] : []),
+  });
 
   beforeAll(async () => {
     site = await startFixtureServer();
@@ -30,11 +38,7 @@ describe('GET /v1/capture', () => {
       },
       clock: () => now,
       // Chromium resolves nothing itself; the guard answers these names, all on the fixture server.
-      resolver: tableResolver({
-        'news.webcap.test': ['127.0.0.1'],
-        'pagead2.googlesyndication.com': ['127.0.0.1'],
-        's3.webcap.test': ['127.0.0.1'],
-      }),
+      resolver,
     });
     key = await newAccountKey(t, 'cap', 10_000);
   });
@@ -319,6 +323,32 @@ describe('GET /v1/capture', () => {
         expect(site.hits('/capture.html')).toBe(pages + 2);
       } finally {
         now = new Date();
+      }
+    });
+
+    it('a hit resolves nothing: served after its host name stopped resolving, which a miss is refused for', async () => {
+      const query = { url: site.url('/capture.html?by-name', 'cached.webcap.test'), cache: 'true' };
+      const lookups = () => resolver.calls.filter((name) => name === 'cached.webcap.test').length;
+      const first = await capture(query);
+      expect(first.headers['x-webcap-cache']).toBe('miss');
+      expect(lookups()).toBeGreaterThan(0);
+      cachedNameResolves = false;
+      try {
+        const asked = lookups();
+        const billed = await used();
+        const hit = await capture(query);
+        expect(hit.statusCode).toBe(200);
+        expect(hit.headers['x-webcap-cache']).toBe('hit');
+        expect(hit.rawPayload.equals(first.rawPayload)).toBe(true);
+        expect(lookups()).toBe(asked);
+        expect(await used()).toBe(billed + 1);
+        const miss = await capture({ ...query, viewport_width: '900' });
+        expect(miss.statusCode).toBe(400);
+        expect(miss.json()).toEqual({ error: 'Bad Request: page could not be loaded (host has no address)' });
+        expect(lookups()).toBe(asked + 1);
+        expect(await used()).toBe(billed + 1);
+      } finally {
+        cachedNameResolves = true;
       }
     });
 

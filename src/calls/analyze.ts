@@ -5,10 +5,11 @@ import { type JsonOutcome, jsonResultCall } from './json-result.js';
 import type { Caller } from './metering.js';
 
 /**
- * One analyze call, whatever transport it came by: the target and the caller's proxy are checked
- * before a unit is reserved, then the cache (keyed by the parameters and the analyzer's identity:
- * another model never serves this one's answers), then the metered render and analysis. `data` is
- * the spec's Analysis result with the custom fields as top-level members, as JSON.
+ * One analyze call, whatever transport it came by: the cache (keyed by the parameters and the
+ * analyzer's identity: another model never serves this one's answers), then, without a hit, the
+ * target and the caller's proxy checked before a unit is reserved, then the metered render and
+ * analysis. `data` is the spec's Analysis result with the custom fields as top-level members, as
+ * JSON.
  */
 export async function analyzeCall(
   deps: CallDeps,
@@ -16,9 +17,9 @@ export async function analyzeCall(
   params: AnalyzeParams,
   cache: { readonly ttlSeconds: number } | null,
 ): Promise<JsonOutcome> {
-  await checkPage(deps, params);
   const keyParams = { ...params, analyzer: deps.analyze.analyzer.identity };
-  return jsonResultCall(deps, caller, 'analyze', keyParams, cache, async () => {
+  const check = () => checkPage(deps, params);
+  return jsonResultCall(deps, caller, 'analyze', keyParams, cache, check, async () => {
     const { result, complete } = await analyze(deps.analyze, params);
     return { result: analysisData(result), cacheable: complete };
   });

@@ -12,6 +12,12 @@ export interface CacheEntry {
 
 /** How one kind of call reads, makes, keeps and delivers its result. */
 export interface CachedCallSteps<R, V> {
+  /**
+   * Refuses what making the result needs (the target's host name resolved and checked, the
+   * caller's proxy) before a unit is reserved. A hit skips it: the entry was made by the same
+   * account's call that passed it, and serving it fetches nothing, so a hit costs no DNS lookup.
+   */
+  check(): Promise<void>;
   /** The result a cache entry holds, or null when the entry is not whole (a torn write): the call then runs anew. */
   fromEntry(entry: StoredBlob): R | null;
   /** Makes the result anew, and what of it to cache: null when it must not be (a page that never finished loading). */
@@ -30,11 +36,11 @@ export interface CachedOutcome<V> {
 }
 
 /**
- * The one cache-then-meter flow of every call with a cacheable result, once its target is
- * checked: the entry of the account's earlier call with the same `keyParams` (every parameter
- * that shapes the result) is looked up; a hit whose delivery cannot fail is charged and answered
- * at once; anything else runs metered (billed only when it succeeds): the hit or a new result,
- * cached when it may be, then delivered.
+ * The one cache-then-meter flow of every call with a cacheable result: the entry of the
+ * account's earlier call with the same `keyParams` (every parameter that shapes the result) is
+ * looked up; a hit whose delivery cannot fail is charged and answered at once; without a hit the
+ * call's target is checked; anything else runs metered (billed only when it succeeds): the hit or
+ * a new result, cached when it may be, then delivered.
  */
 export async function cachedCall<R, V>(
   deps: CallDeps,
@@ -47,7 +53,8 @@ export async function cachedCall<R, V>(
   const key = cache === null ? null : cacheKeyOf(engine, caller.account.id, keyParams);
   const entry = key === null ? null : await getCached(deps.blobs, key);
   const hit = entry === null ? null : steps.fromEntry(entry);
-  if (hit !== null && steps.deliveryIsFree) {
+  if (hit === null) await steps.check();
+  else if (steps.deliveryIsFree) {
     await charged(deps.metering, caller, engine);
     return { value: await steps.deliver(hit), cache: 'hit', billed: true };
   }

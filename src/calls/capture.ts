@@ -27,21 +27,27 @@ function fromCache(hit: StoredBlob, params: CaptureParams): CaptureResult {
   };
 }
 
-/** Refuses what a capture call cannot run with (the bucket's endpoint, the target, the proxy) before anything is reserved. */
-export async function checkCapture(deps: CallDeps, params: CaptureParams, delivery: Delivery): Promise<void> {
+/** The bucket's endpoint, which a delivery uses whether or not the cache answered. */
+async function checkDelivery(deps: CallDeps, delivery: Delivery): Promise<void> {
   const endpoint = delivery.s3?.endpoint ?? null;
   if (endpoint !== null) await deps.guard.checkTarget(endpoint, 'storage_endpoint');
+}
+
+/** Refuses what a capture call cannot run with (the bucket's endpoint, the target, the proxy) before anything is reserved. */
+export async function checkCapture(deps: CallDeps, params: CaptureParams, delivery: Delivery): Promise<void> {
+  await checkDelivery(deps, delivery);
   await checkPage(deps, params);
 }
 
 /**
  * One capture call, whatever transport it came by: every parameter that can be refused is
- * refused before a unit is reserved or a browser is used (the target, the proxy, the bucket's
- * endpoint; the bucket itself was checked with the request), then the cache, then the metered render and delivery. Hosting and upload happen
- * inside the metered call, so a failed upload is not billed. A page captured before it finished
- * loading is not cached: what held it back may be gone on the next call, which should not be
- * served the unfinished page for the cache's lifetime. Nor is one with screenshot steps: their
- * links expire long before the entry would, and a hit without them would be half the answer.
+ * refused before a unit is reserved or a browser is used (the bucket's endpoint first, the bucket
+ * itself was checked with the request; then, without a cache hit, the target and the proxy), then
+ * the metered render and delivery. Hosting and upload happen inside the metered call, so a failed
+ * upload is not billed. A page captured before it finished loading is not cached: what held it
+ * back may be gone on the next call, which should not be served the unfinished page for the
+ * cache's lifetime. Nor is one with screenshot steps: their links expire long before the entry
+ * would, and a hit without them would be half the answer.
  */
 export async function captureCall(
   deps: CallDeps,
@@ -49,8 +55,9 @@ export async function captureCall(
   params: CaptureParams,
   delivery: Delivery,
 ): Promise<CaptureOutcome> {
-  await checkCapture(deps, params, delivery);
+  await checkDelivery(deps, delivery);
   return cachedCall(deps, caller, 'capture', params, delivery.cache, {
+    check: () => checkPage(deps, params),
     fromEntry: (entry) => fromCache(entry, params),
     async produce() {
       const result = await capture(deps.capture, params);

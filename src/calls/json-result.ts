@@ -38,8 +38,8 @@ function wholeObject(bytes: Uint8Array): boolean {
 }
 
 /**
- * A call with a JSON result through the one cache-then-meter flow: `produce` runs metered and
- * its result is serialized once (a string is taken as its JSON text already, serialized where it
+ * A call with a JSON result through the one cache-then-meter flow: `check` refuses its target
+ * when there is no hit (cachedCall), `produce` runs metered and its result is serialized once (a string is taken as its JSON text already, serialized where it
  * was made), and cached unless it is not `cacheable` (a page that never finished loading).
  */
 export function jsonResultCall(
@@ -48,9 +48,11 @@ export function jsonResultCall(
   engine: string,
   keyParams: object,
   cache: { readonly ttlSeconds: number } | null,
+  check: () => Promise<void>,
   produce: () => Promise<{ readonly result: object | string; readonly cacheable: boolean }>,
 ): Promise<JsonOutcome> {
   return cachedCall(deps, caller, engine, keyParams, cache, {
+    check,
     fromEntry: (entry) => (wholeObject(entry.bytes) ? Buffer.from(entry.bytes) : null),
     async produce() {
       const { result, cacheable } = await produce();

@@ -10,8 +10,8 @@ export function checkMap(deps: CallDeps, params: MapParams): Promise<void> {
 }
 
 /**
- * One map call, whatever transport it came by: the start page checked before a unit is
- * reserved, then the cache, then the metered fetches. `value` is the whole body of POST /v1/map
+ * One map call, whatever transport it came by: the cache, then, without a hit, the start page
+ * checked before a unit is reserved, then the metered fetches. `value` is the whole body of POST /v1/map
  * (MapBodySchema) as JSON, not an envelope's data: the body Firecrawl's users know.
  */
 export async function mapCall(
@@ -20,13 +20,13 @@ export async function mapCall(
   params: MapParams,
   cache: { readonly ttlSeconds: number } | null,
 ): Promise<JsonOutcome> {
-  await checkMap(deps, params);
   const mapDeps = {
     fetcher: deps.guard.fetcher,
     extractor: deps.content.extractor,
     sitemap: deps.content.sitemap,
   };
-  return jsonResultCall(deps, caller, 'map', params, cache, async () => {
+  const check = () => checkMap(deps, params);
+  return jsonResultCall(deps, caller, 'map', params, cache, check, async () => {
     const { body, cacheable } = await siteMap(mapDeps, params);
     return { result: body, cacheable };
   });
