@@ -25,6 +25,12 @@ afterAll(async () => {
 });
 
 describe('/docs', () => {
+  it("is where the server's own address leads", async () => {
+    const root = await t.runtime.app.inject({ method: 'GET', url: '/' });
+    expect(root.statusCode).toBe(302);
+    expect(root.headers.location).toBe('/docs');
+  });
+
   it("is webcap's page: its title, stylesheet and icon, no inline script, a CSP that allows nothing from elsewhere", async () => {
     const page = await t.runtime.app.inject({ method: 'GET', url: '/docs/' });
     expect(page.statusCode).toBe(200);

@@ -217,6 +217,8 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
   });
   await app.register(swaggerUi, docsUiOptions);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The server's own address opened in a browser: the reference, which links the console.
+  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/docs', 302));
 
   await app.register(healthRoutes(deps));
   if (routes === 'health') return app;
