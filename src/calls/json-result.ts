@@ -39,8 +39,9 @@ function wholeObject(bytes: Uint8Array): boolean {
 
 /**
  * A call with a JSON result through the one cache-then-meter flow: `check` refuses its target
- * when there is no hit (cachedCall), `produce` runs metered and its result is serialized once (a string is taken as its JSON text already, serialized where it
- * was made), and cached unless it is not `cacheable` (a page that never finished loading).
+ * when there is no hit (cachedCall), `produce` runs metered and its result is serialized once (a
+ * string is taken as its JSON text already, serialized where it was made), and cached unless it
+ * is not `cacheable` (a page that never finished loading).
  */
 export function jsonResultCall(
   deps: CallDeps,
