@@ -41,8 +41,8 @@ export async function checkCapture(deps: CallDeps, params: CaptureParams, delive
 
 /**
  * One capture call, whatever transport it came by: every parameter that can be refused is
- * refused before a unit is reserved or a browser is used (the bucket's endpoint first, the bucket
- * itself was checked with the request; then, without a cache hit, the target and the proxy), then
+ * refused before a unit is reserved or a browser is used: the bucket's endpoint first (the bucket
+ * itself was checked with the request), then, without a cache hit, the target and the proxy; then
  * the metered render and delivery. Hosting and upload happen inside the metered call, so a failed
  * upload is not billed. A page captured before it finished loading is not cached: what held it
  * back may be gone on the next call, which should not be served the unfinished page for the
