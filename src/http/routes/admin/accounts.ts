@@ -15,8 +15,8 @@ import {
   webhookSecretJson,
 } from '../../../admin/json.js';
 import { AccountCreate, AccountUpdate, accountPatchOf, newAccountOf } from '../../admin-bodies.js';
+import { ADMIN_DOC, type AdminOf, READ, READ_ONE, SlugParams, WRITE } from '../../admin-route-parts.js';
 import { errors } from '../../responses/errors.js';
-import { ADMIN_DOC, type AdminOf, READ, READ_ONE, SlugParams, WRITE } from './route-parts.js';
 
 /** /accounts: create, list, show and update accounts, and show or rotate an account's webhook secret. */
 export function adminAccountRoutes(admin: AdminOf): FastifyPluginAsyncTypebox {

@@ -4,7 +4,7 @@ import { readAudit } from '../../../admin/audit.js';
 import { AuditEntryJsonSchema, auditEntryJson } from '../../../admin/json.js';
 import { Nullable } from '../../../nullable.js';
 import { Slug } from '../../admin-bodies.js';
-import { ADMIN_DOC, type AdminOf, READ_ONE } from './route-parts.js';
+import { ADMIN_DOC, type AdminOf, READ_ONE } from '../../admin-route-parts.js';
 
 const AuditQuery = Type.Object(
   {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { grantCredits } from '../../../admin/balances.js';
 import { GrantJsonSchema, grantJson } from '../../../admin/json.js';
 import { CreditGrant } from '../../admin-bodies.js';
-import { ADMIN_DOC, type AdminOf, SlugParams, WRITE } from './route-parts.js';
+import { ADMIN_DOC, type AdminOf, SlugParams, WRITE } from '../../admin-route-parts.js';
 
 /** /accounts/{slug}/credits: grant an account credits. */
 export function adminCreditRoutes(admin: AdminOf): FastifyPluginAsyncTypebox {

@@ -17,8 +17,8 @@ import {
   updateKey,
 } from '../../../admin/keys.js';
 import { KeyCreate, KeyUpdate, keyPatchOf, Slug } from '../../admin-bodies.js';
+import { ADMIN_DOC, type AdminOf, KeyParams, READ_ONE, WRITE } from '../../admin-route-parts.js';
 import { errors } from '../../responses/errors.js';
-import { ADMIN_DOC, type AdminOf, KeyParams, READ_ONE, WRITE } from './route-parts.js';
 
 /** /keys: create, list, show, update and revoke API keys, and rotate their signing secrets. */
 export function adminKeyRoutes(admin: AdminOf): FastifyPluginAsyncTypebox {

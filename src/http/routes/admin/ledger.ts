@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { showLedger } from '../../../admin/balances.js';
 import { LedgerJsonSchema, ledgerJson } from '../../../admin/json.js';
-import { ADMIN_DOC, type AdminOf, READ_ONE, SlugParams } from './route-parts.js';
+import { ADMIN_DOC, type AdminOf, READ_ONE, SlugParams } from '../../admin-route-parts.js';
 
 /** /accounts/{slug}/ledger: an account's reserved units, newest first, and their totals. */
 export function adminLedgerRoutes(admin: AdminOf): FastifyPluginAsyncTypebox {

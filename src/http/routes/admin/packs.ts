@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { addPack, listPacks } from '../../../admin/balances.js';
 import { PackJsonSchema, packJson } from '../../../admin/json.js';
 import { PackCreate } from '../../admin-bodies.js';
-import { ADMIN_DOC, type AdminOf, READ_ONE, SlugParams, WRITE } from './route-parts.js';
+import { ADMIN_DOC, type AdminOf, READ_ONE, SlugParams, WRITE } from '../../admin-route-parts.js';
 
 /** /accounts/{slug}/packs: add a credit pack to an account, list its packs. */
 export function adminPackRoutes(admin: AdminOf): FastifyPluginAsyncTypebox {

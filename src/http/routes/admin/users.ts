@@ -9,8 +9,8 @@ import {
 } from '../../../admin/json.js';
 import { createUser, deleteUser, listUsers, resetPassword, updateUser } from '../../../admin/users.js';
 import { PasswordReset, Slug, UserCreate, UserUpdate } from '../../admin-bodies.js';
+import { ADMIN_DOC, type AdminOf, READ_ONE, UserParams, WRITE } from '../../admin-route-parts.js';
 import { errors } from '../../responses/errors.js';
-import { ADMIN_DOC, type AdminOf, READ_ONE, UserParams, WRITE } from './route-parts.js';
 
 /** /users: console users (docs/console.md), owners and members of an account, and operators. */
 export function adminUserRoutes(admin: AdminOf): FastifyPluginAsyncTypebox {

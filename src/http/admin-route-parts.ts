@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AdminDeps } from '../../../admin/deps.js';
-import { Slug } from '../../admin-bodies.js';
-import { errors } from '../../responses/errors.js';
+import type { AdminDeps } from '../admin/deps.js';
+import { Slug } from './admin-bodies.js';
+import { errors } from './responses/errors.js';
 
 /** The operations' deps for one request (its actor, for the audit log, is the admin API at the client's address). */
 export type AdminOf = (request: FastifyRequest) => AdminDeps;

@@ -1,20 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { adminApiActor } from '../../admin/audit.js';
-import { keySecretSealer } from '../../billing/signing-secrets.js';
-import { bearerCheck } from '../bearer.js';
-import type { AppDeps } from '../deps.js';
-import { adminAccountRoutes } from './admin/accounts.js';
-import { adminAuditRoutes } from './admin/audit.js';
-import { adminCreditRoutes } from './admin/credits.js';
-import { adminKeyRoutes } from './admin/keys.js';
-import { adminLedgerRoutes } from './admin/ledger.js';
-import { adminPackRoutes } from './admin/packs.js';
-import type { AdminOf } from './admin/route-parts.js';
-import { adminUserRoutes } from './admin/users.js';
+import { adminApiActor } from '../admin/audit.js';
+import { keySecretSealer } from '../billing/signing-secrets.js';
+import type { AdminOf } from './admin-route-parts.js';
+import { bearerCheck } from './bearer.js';
+import type { AppDeps } from './deps.js';
+import { adminAccountRoutes } from './routes/admin/accounts.js';
+import { adminAuditRoutes } from './routes/admin/audit.js';
+import { adminCreditRoutes } from './routes/admin/credits.js';
+import { adminKeyRoutes } from './routes/admin/keys.js';
+import { adminLedgerRoutes } from './routes/admin/ledger.js';
+import { adminPackRoutes } from './routes/admin/packs.js';
+import { adminUserRoutes } from './routes/admin/users.js';
 
 /**
  * The operator API under /admin/v1, behind `Authorization: Bearer $WEBCAP_ADMIN_TOKEN`: src/admin's
- * operations over HTTP, one module per resource under admin/, registered in the order the
+ * operations over HTTP, one module per resource under routes/admin/, registered in the order the
  * OpenAPI document lists them.
  */
 export function adminRoutes(deps: AppDeps, token: string): FastifyPluginAsyncTypebox {
