@@ -7,8 +7,8 @@ import { type JsonOutcome, jsonResultCall } from './json-result.js';
 import type { Caller } from './metering.js';
 
 /**
- * One content call, whatever transport it came by: the cache, then, without a hit, the target
- * and the caller's proxy checked before a unit is reserved, then the metered render and extraction.
+ * One content call, whatever transport it came by: the cache, then, without a hit, the target and
+ * the caller's proxy checked before a unit is reserved, then the metered render and extraction.
  * `data` is the spec's Content result (engines/content/params.ts ContentResult) as JSON. The
  * images of screenshot steps are hosted inside the metered call (linked from `baseUrl`), and
  * such a result is not cached, as a capture's is not (calls/capture.ts).

@@ -7,8 +7,8 @@ import type { Caller } from './metering.js';
 /**
  * One extract call, whatever transport it came by: the cache (keyed by the page parameters, the
  * rules or schema, and the model that fills schemas), then, without a hit, the target and the
- * caller's proxy checked before a unit is reserved, then the metered render and extraction. The value is `{data, warnings?}` as JSON, which
- * `succeeded` makes the answer.
+ * caller's proxy checked before a unit is reserved, then the metered render and extraction. The
+ * value is `{data, warnings?}` as JSON, which `succeeded` makes the answer.
  */
 export async function extractCall(
   deps: CallDeps,

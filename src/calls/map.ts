@@ -11,8 +11,8 @@ export function checkMap(deps: CallDeps, params: MapParams): Promise<void> {
 
 /**
  * One map call, whatever transport it came by: the cache, then, without a hit, the start page
- * checked before a unit is reserved, then the metered fetches. `value` is the whole body of POST /v1/map
- * (MapBodySchema) as JSON, not an envelope's data: the body Firecrawl's users know.
+ * checked before a unit is reserved, then the metered fetches. `value` is the whole body of
+ * POST /v1/map (MapBodySchema) as JSON, not an envelope's data: the body Firecrawl's users know.
  */
 export async function mapCall(
   deps: CallDeps,
