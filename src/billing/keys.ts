@@ -3,7 +3,7 @@ import type { InferResult } from 'kysely';
 import { type Static, Type } from 'typebox';
 import { invalidParam, WebcapError } from '../errors.js';
 import { Nullable } from '../nullable.js';
-import { compiledOnce } from '../store/compiled-queries.js';
+import { reusableQuery } from '../store/compiled-queries.js';
 import { type Db, unlessTaken } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { ApiKeysTable } from '../store/schema.js';
@@ -295,6 +295,13 @@ function keyWithAccountQuery(db: Db, column: KeyColumn, value: string) {
 type KeyColumn = 'key_hash' | 'id';
 type KeyWithAccountRow = InferResult<ReturnType<typeof keyWithAccountQuery>>[number];
 
+const keyWithAccountBy = {
+  key_hash: reusableQuery('key with account by key_hash', (db, hash: string) =>
+    keyWithAccountQuery(db, 'key_hash', hash),
+  ),
+  id: reusableQuery('key with account by id', (db, id: string) => keyWithAccountQuery(db, 'id', id)),
+};
+
 /**
  * A key's row with its account's in one query: a key read afresh (a signed link, a key cache
  * miss) pays one round trip, not two. Compiled once: Kysely took 19 us to build this join, more
@@ -305,13 +312,7 @@ export async function keyRowWithAccount(
   column: KeyColumn,
   value: string,
 ): Promise<KeyWithAccountRow | undefined> {
-  const query = compiledOnce(db, `key with account by ${column}`, () => {
-    const compiled = keyWithAccountQuery(db, column, '').compile();
-    if (compiled.parameters.length !== 1) throw new Error('the key lookup must take exactly one parameter');
-    return compiled;
-  });
-  const { rows } = await db.executeQuery<KeyWithAccountRow>({ ...query, parameters: [value] });
-  return rows[0];
+  return (await keyWithAccountBy[column](db, value)).rows[0];
 }
 
 /** The key and account a keyRowWithAccount row holds. */
