@@ -320,8 +320,9 @@ describe('html and markdown input', () => {
         const tag = encodeURIComponent(name);
         const canaryUrl = JSON.stringify(`http://127.0.0.1:${canary.port}/${tag}`);
         const control = JSON.stringify(siteUrl(`/control/${tag}`));
-        // The control runs first, then the attempt (the location change ends the page).
-        const html = `<body><script>new Image().src = ${control}; ${attempt(canaryUrl)}</script></body>`;
+        // The attempt runs once the control has been answered: the location change ends the page,
+        // and would cancel a control still in flight on a slow machine.
+        const html = `<body><script>const control = new Image(); control.onload = control.onerror = () => { ${attempt(canaryUrl)} }; control.src = ${control};</script></body>`;
         for (const body of [{ html }, { html, base_url: siteUrl('/base/') }]) {
           served.length = 0;
           const res = await post('/v1/content', { ...body, delay: 1 });
