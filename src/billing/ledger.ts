@@ -74,19 +74,18 @@ const RESERVATION_COLUMNS = columnsOf<ReservationsTable>({
 
 const BALANCE_COLUMNS = ['monthly_quota', 'billing_anchor', 'credits_given', 'credits_used'] as const;
 
-const lockAccount = reusableQuery('ledger: lock account', (db, accountId: string) =>
-  db
+/** The update that takes the account's lock: it writes the account's row. */
+function lockAccountQuery(db: Db, accountId: string) {
+  return db
     .updateTable('accounts')
     .set((eb) => ({ lock_seq: eb('lock_seq', '+', 1) }))
-    .where('id', '=', accountId),
-);
+    .where('id', '=', accountId);
+}
+
+const lockAccount = reusableQuery('ledger: lock account', lockAccountQuery);
 
 const lockAccountReturning = reusableQuery('ledger: lock account, returning', (db, accountId: string) =>
-  db
-    .updateTable('accounts')
-    .set((eb) => ({ lock_seq: eb('lock_seq', '+', 1) }))
-    .where('id', '=', accountId)
-    .returning(BALANCE_COLUMNS),
+  lockAccountQuery(db, accountId).returning(BALANCE_COLUMNS),
 );
 
 const accountBalance = reusableQuery('ledger: account balance', (db, accountId: string) =>
