@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type { InjectOptions } from 'fastify';
 import { Redis } from 'ioredis';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount } from '../src/billing/accounts.js';
 import { createKey, updateKey } from '../src/billing/keys.js';
@@ -259,11 +260,17 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
     const ended = (r: Json) => r.status === 'completed' || r.status === 'failed';
 
     async function poll(id: string, done = ended, as = key, on = t) {
-      return until(async () => {
-        const res = await inject({ url: `/jobs/${id}`, headers: { 'x-api-key': as } }, on);
-        expect(res.statusCode).toBe(200);
-        return res.json() as Json;
-      }, done);
+      try {
+        return await until(async () => {
+          const res = await inject({ url: `/jobs/${id}`, headers: { 'x-api-key': as } }, on);
+          expect(res.statusCode).toBe(200);
+          return res.json() as Json;
+        }, done);
+      } catch (error) {
+        // Why a job never ended is in the runtime's warnings, which a CI log shows only here.
+        const warnings = on.logs.filter((line) => /"level":(40|50|60)/.test(line)).slice(-10);
+        throw new Error(`${(error as Error).message}\nlast warnings:\n${warnings.join('')}`);
+      }
     }
 
     async function logRows(path: string) {
@@ -636,6 +643,54 @@ describe.each(SUBJECTS.map((subject, index) => [subject.name, subject, index] as
         expect(after.reserved).toBe(0);
         await drained();
         expect(hitsOf('/burst')).toBe(1);
+      });
+    });
+
+    describe('a run the database fails', () => {
+      /** Makes the database refuse every claim of a queued job (a trigger), or stops it. */
+      async function refuseClaims(refuse: boolean): Promise<void> {
+        const { db } = t.runtime.store;
+        if (!refuse) {
+          await sql`drop trigger refuse_claims${sql.raw(subject.dialect === 'postgres' ? ' on jobs' : '')}`.execute(
+            db,
+          );
+          return;
+        }
+        if (subject.dialect === 'sqlite') {
+          await sql`create trigger refuse_claims before update of status on jobs
+            when new.status = 'running' and old.status = 'queued'
+            begin select raise(abort, 'claims refused by the test'); end`.execute(db);
+          return;
+        }
+        await sql`create or replace function refuse_claims() returns trigger language plpgsql as
+          $$ begin raise exception 'claims refused by the test'; end $$`.execute(db);
+        await sql`create trigger refuse_claims before update on jobs for each row
+          when (new.status = 'running' and old.status = 'queued') execute function refuse_claims()`.execute(
+          db,
+        );
+      }
+
+      it('a job whose claim failed is delivered again, and runs once the database answers, billed once', async () => {
+        const as = await newAccountKey(t, 'claim-fails', 10);
+        await refuseClaims(true);
+        let refusing = true;
+        try {
+          const res = await submitCrawler({ query: page('/claim-fails') }, {}, as);
+          expect(res.statusCode, res.body).toBe(202);
+          const id = res.json().job_id as string;
+          await until(
+            () => t.logs.some((line) => line.includes('a run failed on the database') && line.includes(id)),
+            (failed) => failed,
+          );
+          expect((await poll(id, () => true, as)).status).toBe('queued');
+          await refuseClaims(false);
+          refusing = false;
+          expect(await poll(id, ended, as)).toMatchObject({ status: 'completed', error: null });
+          expect(hitsOf('/claim-fails')).toBe(1);
+          expect(await reservationsOf(t, 'claim-fails')).toEqual({ reserved: 0, committed: 1, released: 0 });
+        } finally {
+          if (refusing) await refuseClaims(false);
+        }
       });
     });
 

@@ -54,6 +54,9 @@ export type Owner = Pick<Caller, 'account'>;
 /** How long runs let go at the end of the grace have to put their jobs back (a database update, a Redis move). */
 const HAND_BACK_MS = 10_000;
 
+/** How long a unit whose run failed on the database waits before it is delivered again. */
+const FAILED_RUN_RETRY_MS = 5_000;
+
 /**
  * Async jobs (DESIGN.md §2, docs/jobs.md): submission (checks, a unit reserved and held, the job
  * stored sealed, then queued), polling and cancellation by the owning account, and the runs of
@@ -84,9 +87,17 @@ export class Jobs {
   }
 
   /** Runs whatever the queue delivered: a job, or a unit of the kind its prefix names. */
-  private dispatch(id: string): Promise<RunOutcome> {
+  private async dispatch(id: string): Promise<RunOutcome> {
     const handler = this.units.find((unit) => id.startsWith(unit.prefix));
-    return handler === undefined ? this.runner.run(id) : handler.run(id);
+    try {
+      return await (handler === undefined ? this.runner.run(id) : handler.run(id));
+    } catch (error) {
+      // Only the database failing gets here (a claim, a lease, an end). Dropped, the unit would
+      // stay queued until it expired; delivered again, its next claim (after the lease of a run
+      // that started) decides whether it still runs.
+      this.deps.logger.warn({ err: error, unit: id }, 'a run failed on the database; delivered again later');
+      return { retryInMs: FAILED_RUN_RETRY_MS };
+    }
   }
 
   /** Ends, unbilled, a job or unit BullMQ gave up on (it stalled too often). */

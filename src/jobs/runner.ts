@@ -89,8 +89,8 @@ export class JobRunner {
 
   /**
    * Runs the job if it is this caller's to run. A failing call ends the job failed; only the
-   * database failing rejects (the job is then left to its lease and the sweep). After letGo the
-   * job is handed back instead, unless it completed first.
+   * database failing rejects (Jobs then delivers the job again later). After letGo the job is
+   * handed back instead, unless it completed first.
    */
   async run(jobId: string): Promise<RunOutcome> {
     const { db, config, clock, logger } = this.deps;
