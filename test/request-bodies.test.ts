@@ -2,7 +2,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './helpers/net-fixtures.js';
-import { newAccountKey, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { newAccountKey, reservationsOf, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 /*
  * Request bodies and connections at the HTTP edge, over real connections (issue 19): a key given
@@ -215,6 +215,39 @@ describe('request bodies and connections at the HTTP edge', () => {
         expect(answer.status, body).toBe(400);
         expect(json(answer), body).toEqual({ error: 'Bad Request: body is not valid JSON' });
       }
+    });
+
+    it('a POST refuses query parameters other than its key, naming them, unbilled; its key there still works', async () => {
+      const before = await reservationsOf(t, 'bodies');
+      const body = JSON.stringify({ url: page('/') });
+      const v1 = await send(
+        port,
+        'POST',
+        '/v1/content?is_async=true',
+        jsonHeaders({ 'x-api-key': key }),
+        body,
+      );
+      expect(v1.status).toBe(400);
+      expect(json(v1)).toEqual({
+        error:
+          'Bad Request: is_async was sent in the query string, which POST does not read: send it in the body',
+      });
+      const legacy = await send(
+        port,
+        'POST',
+        `/content?access_key=${key}&url=${page('/')}`,
+        jsonHeaders(),
+        '{}',
+      );
+      expect(legacy.status).toBe(400);
+      expect(json(legacy).error).toMatch(/^Bad Request: url was sent in the query string/);
+      expect(await reservationsOf(t, 'bodies')).toEqual(before);
+
+      const keyInQuery = await send(port, 'POST', `/v1/content?x_api_key=${key}`, jsonHeaders(), body);
+      expect(keyInQuery.status).toBe(200);
+      const legacyKeyInQuery = await send(port, 'POST', `/content?access_key=${key}`, jsonHeaders(), body);
+      expect(legacyKeyInQuery.status).toBe(200);
+      expect(json(legacyKeyInQuery).data.metadata.title).toBe('Plain page');
     });
 
     it('valid bodies still work: v1 analyze, legacy analyze, content and capture by JSON and form', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
+import { invalidParam } from '../errors.js';
 import type { ApiGeneration } from './auth.js';
 import { IdempotencyKeyHeaders } from './call-response.js';
 import { splitWordLists, wordListParams } from './query-lists.js';
@@ -11,6 +12,30 @@ const SECURITY: Readonly<Record<'v1' | 'legacy', Record<string, string[]>[]>> = 
   v1: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
   legacy: [{ legacyKey: [] }],
 };
+
+/** The query parameters a POST reads: its generation's key (http/auth.ts), nothing else. */
+const POST_QUERY: Readonly<Record<ApiGeneration, readonly string[]>> = {
+  v1: ['x_api_key'],
+  legacy: ['access_key'],
+  any: ['x_api_key', 'access_key'],
+};
+
+/**
+ * Refuses a POST's query parameters other than its key: POST reads its parameters from the body
+ * only, and one sent in the query (`?is_async=true`) would otherwise be ignored without a word.
+ */
+function postQueryOnly(generation: ApiGeneration) {
+  const allowed = POST_QUERY[generation];
+  return async (request: FastifyRequest) => {
+    for (const name of Object.keys(request.query as Record<string, unknown>)) {
+      if (!allowed.includes(name))
+        throw invalidParam(
+          name,
+          'was sent in the query string, which POST does not read: send it in the body',
+        );
+    }
+  };
+}
 
 /** A GET that takes signed links may instead carry one (docs/signed-links.md). */
 const SIGNED_LINK_SECURITY = [...SECURITY.v1, { signedLink: [] }];
@@ -86,12 +111,14 @@ export function endpoint<P extends TSchema>(def: Endpoint<P>): FastifyPluginAsyn
               : bodyParams(def.params, def.auth),
           response: method === 'POST' ? { ...def.response, ...errors(413) } : def.response,
         },
-        ...(method === 'GET' && wordLists.length > 0
-          ? {
-              preValidation: async (request: FastifyRequest) =>
-                splitWordLists(request.query as Record<string, unknown>, wordLists),
-            }
-          : {}),
+        ...(method === 'POST'
+          ? { preValidation: postQueryOnly(def.auth) }
+          : wordLists.length > 0
+            ? {
+                preValidation: async (request: FastifyRequest) =>
+                  splitWordLists(request.query as Record<string, unknown>, wordLists),
+              }
+            : {}),
         // Validated against `params` before the handler runs.
         handler: (request, reply) =>
           def.handler((method === 'GET' ? request.query : request.body) as Static<P>, request, reply),
