@@ -92,9 +92,9 @@ export class Jobs {
     try {
       return await (handler === undefined ? this.runner.run(id) : handler.run(id));
     } catch (error) {
-      // Only the database failing gets here (a claim, a lease, an end). Dropped, the unit would
+      // The database failing gets here (a claim, a lease's read, an end). Dropped, the unit would
       // stay queued until it expired; delivered again, its next claim (after the lease of a run
-      // that started) decides whether it still runs.
+      // that started) decides whether it still runs, at most JOB_MAX_ATTEMPTS runs in all.
       this.deps.logger.warn({ err: error, unit: id }, 'a run failed on the database; delivered again later');
       return { retryInMs: FAILED_RUN_RETRY_MS };
     }
