@@ -22,8 +22,9 @@ import { startTcpForwarder } from './helpers/tcp-forwarder.js';
  * The job queue's contract (src/jobs/queue.ts): the same cases against each adapter, as
  * test/blobs.test.ts runs its cases against each blob store. A job is submitted, runs once and is
  * billed once; a queued one can be cancelled or withdrawn and then never runs; webhooks are
- * delivered signed; an Idempotency-Key names one job; a process that stops hands its job back;
- * a process that dies mid-job leaves it to what its adapter's design says (SUBJECTS, `died`).
+ * delivered signed; an Idempotency-Key names one job; a job whose claim the database failed is
+ * delivered again; a process that stops hands its job back; a process that dies mid-job leaves
+ * it to what its adapter's design says (SUBJECTS, `died`).
  * Through HTTP on in-process runtimes (app.inject), with real databases and a real Redis; the
  * pages are served by the test on 127.0.0.1. Every wait polls for an event, bounded generously;
  * the only real time waited for is BullMQ's lock and stalled check in the death cases, which no
