@@ -12,7 +12,7 @@ import { packageVersion } from '../package-version.js';
 import { RequestCatalog } from '../stats/catalog.js';
 import { AccessLog } from './access-log.js';
 import { adminRoutes } from './admin-api.js';
-import { type AuthDeps, authenticate, keyBeforeBody } from './auth.js';
+import { type AuthDeps, authenticate, KEY_PARAM, keyBeforeBody } from './auth.js';
 import { boundedBody } from './body-bounds.js';
 import { capConnectionsPerClient } from './connection-cap.js';
 import { consoleRoutes } from './console/console.js';
@@ -191,8 +191,8 @@ export async function buildApp(deps: AppDeps, routes: 'all' | 'health' = 'all'):
       components: {
         securitySchemes: {
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
-          apiKeyQuery: { type: 'apiKey', in: 'query', name: 'x_api_key' },
-          legacyKey: { type: 'apiKey', in: 'query', name: 'access_key' },
+          apiKeyQuery: { type: 'apiKey', in: 'query', name: KEY_PARAM.v1 },
+          legacyKey: { type: 'apiKey', in: 'query', name: KEY_PARAM.legacy },
           signedLink: {
             type: 'apiKey',
             in: 'query',

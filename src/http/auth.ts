@@ -8,6 +8,9 @@ import { isSignedLink, type SignedLinkDeps, signedLinkCaller } from './signed-li
 /** Which generation of the interface a route belongs to: it decides where the key is read from. */
 export type ApiGeneration = 'v1' | 'legacy' | 'any';
 
+/** The query parameter (and, for the earlier endpoints, body field) each generation reads its key from. */
+export const KEY_PARAM = { v1: 'x_api_key', legacy: 'access_key' } as const;
+
 export type AuthContext = Caller;
 
 declare module 'fastify' {
@@ -47,7 +50,7 @@ function presented(request: FastifyRequest, generation: ApiGeneration, body: unk
   const v1 = (): Presented => {
     const header = firstString(request.headers['x-api-key']);
     if (header !== undefined) return { key: header, inQuery: false };
-    const query = field(request.query, 'x_api_key');
+    const query = field(request.query, KEY_PARAM.v1);
     return { key: query, inQuery: query !== undefined };
   };
   if (generation === 'v1') return v1();
@@ -55,10 +58,10 @@ function presented(request: FastifyRequest, generation: ApiGeneration, body: unk
     const first = v1();
     return first.key !== undefined ? first : presented(request, 'legacy', body);
   }
-  const query = field(request.query, 'access_key');
+  const query = field(request.query, KEY_PARAM.legacy);
   if (query !== undefined) return { key: query, inQuery: true };
   return {
-    key: firstString(request.headers['x-access-key']) ?? field(body, 'access_key'),
+    key: firstString(request.headers['x-access-key']) ?? field(body, KEY_PARAM.legacy),
     inQuery: false,
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
 import { invalidParam } from '../errors.js';
-import type { ApiGeneration } from './auth.js';
+import { type ApiGeneration, KEY_PARAM } from './auth.js';
 import { IdempotencyKeyHeaders } from './call-response.js';
 import { splitWordLists, wordListParams } from './query-lists.js';
 import { errors } from './responses/errors.js';
@@ -15,9 +15,9 @@ const SECURITY: Readonly<Record<'v1' | 'legacy', Record<string, string[]>[]>> = 
 
 /** The query parameters a POST reads: its generation's key (http/auth.ts), nothing else. */
 const POST_QUERY: Readonly<Record<ApiGeneration, readonly string[]>> = {
-  v1: ['x_api_key'],
-  legacy: ['access_key'],
-  any: ['x_api_key', 'access_key'],
+  v1: [KEY_PARAM.v1],
+  legacy: [KEY_PARAM.legacy],
+  any: [KEY_PARAM.v1, KEY_PARAM.legacy],
 };
 
 /**
