@@ -27,8 +27,9 @@ import { startTcpForwarder } from './helpers/tcp-forwarder.js';
  * it to what its adapter's design says (SUBJECTS, `died`).
  * Through HTTP on in-process runtimes (app.inject), with real databases and a real Redis; the
  * pages are served by the test on 127.0.0.1. Every wait polls for an event, bounded generously;
- * the only real time waited for is BullMQ's lock and stalled check in the death cases, which no
- * injected clock moves.
+ * the only real time waited for is BullMQ's lock and stalled check in the death cases and the 5 s
+ * before a unit the database failed is delivered again (a queue's timer), which no injected clock
+ * moves.
  */
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
